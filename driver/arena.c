@@ -1,0 +1,69 @@
+/* driver/arena.c: maps the arena that the parent and its users share. */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "driver/arena.h"
+
+static size_t slot_stride(size_t n_entries)
+{
+	size_t bytes = sizeof(struct user_slot) +
+		       n_entries * sizeof(struct entry_counters);
+
+	return (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+}
+
+size_t arena_size_for(unsigned int max_users, size_t n_entries)
+{
+	return sizeof(struct arena_header) +
+	       (size_t)max_users * slot_stride(n_entries);
+}
+
+int arena_create(struct arena *a, unsigned int max_users, size_t n_entries)
+{
+	memset(a, 0, sizeof(*a));
+	a->slot_stride = slot_stride(n_entries);
+	a->size = arena_size_for(max_users, n_entries);
+	a->max_users = max_users;
+	a->n_entries = n_entries;
+	/* MAP_SHARED so that forked users and the parent see one copy. */
+	a->base = mmap(NULL, a->size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (a->base == MAP_FAILED) {
+		a->base = NULL;
+		return errno;
+	}
+	a->hdr = a->base;
+	return 0;
+}
+
+void arena_destroy(struct arena *a)
+{
+	if (a->base)
+		munmap(a->base, a->size);
+	a->base = NULL;
+	a->hdr = NULL;
+}
+
+void arena_reset(struct arena *a, unsigned int users)
+{
+	memset(a->base, 0, sizeof(struct arena_header) +
+			   (size_t)users * a->slot_stride);
+}
+
+void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,
+		    uint64_t *errors)
+{
+	for (unsigned int u = 0; u < users; u++) {
+		const struct user_slot *s = arena_slot(a, u);
+
+		for (size_t e = 0; e < a->n_entries; e++) {
+			const struct entry_counters *c = &s->counters[e];
+			size_t i = (size_t)u * a->n_entries + e;
+
+			ops[i] = __atomic_load_n(&c->ops, __ATOMIC_RELAXED);
+			errors[i] = __atomic_load_n(&c->errors,
+						    __ATOMIC_RELAXED);
+		}
+	}
+}

@@ -1,0 +1,66 @@
+/* driver/arena.h: the shared-memory arena of gate, stop flag and counters. */
+#ifndef AIMSWEEP_ARENA_H
+#define AIMSWEEP_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define CACHE_LINE 64
+#define USER_REASON_LEN 192
+
+/* Words the parent writes and every user reads, each on its own line. */
+struct arena_header {
+	uint32_t gate;		/* 0 closed, 1 open: users start their loop */
+	char pad0[CACHE_LINE - sizeof(uint32_t)];
+	uint32_t stop;		/* 1: users finish the current op and leave */
+	char pad1[CACHE_LINE - sizeof(uint32_t)];
+	uint32_t ready;		/* users that finished init and wait at the gate */
+	char pad2[CACHE_LINE - sizeof(uint32_t)];
+} __attribute__((aligned(CACHE_LINE)));
+
+/* One mix entry's counters in one user's slot; single writer. */
+struct entry_counters {
+	uint64_t ops;
+	uint64_t errors;
+	int32_t last_errno;
+	int32_t skipped;	/* init() said JOB_SKIPPED */
+};
+
+/* A user's slot: written only by that user, read by the parent. */
+struct user_slot {
+	int32_t pid;		/* process or thread id, set by the user */
+	int32_t exit_code;	/* why the user gave up, see users.h */
+	char reason[USER_REASON_LEN];	/* and in words */
+	struct entry_counters counters[];
+};
+
+struct arena {
+	void *base;
+	size_t size;
+	size_t slot_stride;	/* bytes between slots, a cache-line multiple */
+	unsigned int max_users;
+	size_t n_entries;
+	struct arena_header *hdr;
+};
+
+int arena_create(struct arena *a, unsigned int max_users, size_t n_entries);
+void arena_destroy(struct arena *a);
+/* Clears the header and the first `users` slots for a new level. */
+void arena_reset(struct arena *a, unsigned int users);
+
+static inline struct user_slot *arena_slot(const struct arena *a,
+					   unsigned int user)
+{
+	return (struct user_slot *)((char *)a->base + sizeof(struct arena_header) +
+				    (size_t)user * a->slot_stride);
+}
+
+/* Copies every user's ops and errors counts: out[user * n_entries + e]. */
+void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,
+		    uint64_t *errors);
+
+/* Bytes the arena needs; for checking a level against memory up front. */
+size_t arena_size_for(unsigned int max_users, size_t n_entries);
+
+#endif

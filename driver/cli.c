@@ -1,0 +1,483 @@
+/* driver/cli.c: the command line of `aimsweep run` and workfile lookup. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "driver/arena.h"
+#include "driver/cli.h"
+#include "driver/util.h"
+
+#define MAX_LEVELS 10000
+#define MAX_USERS 1000000
+
+enum {
+	OPT_LEVELS = 256,
+	OPT_SEED,
+	OPT_LAYOUT,
+	OPT_GRACE,
+	OPT_HELP,
+};
+
+/* One table drives getopt_long and the help text. */
+struct run_option {
+	const char *name;
+	int has_arg;
+	int val;
+	const char *metavar;
+	const char *help;
+};
+
+static const struct run_option run_options[] = {
+	{ "start", required_argument, 's', "N",
+	  "first level's users (default 100)" },
+	{ "end", required_argument, 'e', "N",
+	  "last level's users (default 1000)" },
+	{ "increment", required_argument, 'i', "N",
+	  "users added per level (default 100)" },
+	{ "levels", required_argument, OPT_LEVELS, "LIST",
+	  "run exactly these levels, e.g. 1,2,4,8 (instead of -s/-e/-i)" },
+	{ "runtime", required_argument, 't', "SECONDS",
+	  "measured window per level (default 10)" },
+	{ "warmup", required_argument, 'w', "SECONDS",
+	  "unmeasured time after the start gate opens (default 2)" },
+	{ "grace", required_argument, OPT_GRACE, "SECONDS",
+	  "time users get to finish after the window before they are killed\n"
+	  "and the level fails (default 5)" },
+	{ "dir", required_argument, 'd', "DIR",
+	  "scratch directory (default $TMPDIR, else /tmp); a private\n"
+	  "aimsweep.XXXXXX directory is made inside and removed at the end" },
+	{ "output", required_argument, 'o', "DIR",
+	  "results directory (default ./results); each run writes\n"
+	  "DIR/<date>-<workfile>/result.json" },
+	{ "layout", required_argument, OPT_LAYOUT, "shared|per-user",
+	  "all users work in one directory, or each in its own\n"
+	  "(default: the workfile's LAYOUT, else per-user)" },
+	{ "seed", required_argument, OPT_SEED, "N",
+	  "seed for each user's job order (default: random, recorded)" },
+	{ "help", no_argument, 'h', NULL, "show this help" },
+};
+
+#define N_RUN_OPTIONS (sizeof(run_options) / sizeof(run_options[0]))
+
+void cli_run_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: aimsweep run [options] [WORKFILE]\n"
+		"\n"
+		"Runs WORKFILE's job mix with a rising number of users, each level\n"
+		"for a fixed time, and reports throughput per level. WORKFILE is a\n"
+		"path or the name of a shipped workfile (aimsweep list workfiles);\n"
+		"the default is " DEFAULT_WORKFILE ".\n"
+		"\nOptions:\n");
+	for (size_t i = 0; i < N_RUN_OPTIONS; i++) {
+		const struct run_option *o = &run_options[i];
+		char left[64];
+		const char *h = o->help, *nl;
+
+		if (o->val < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->val,
+				 o->name, o->metavar ? " " : "",
+				 o->metavar ? o->metavar : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
+				 o->metavar ? " " : "",
+				 o->metavar ? o->metavar : "");
+		/* Multi-line help is indented under its first line. */
+		for (int first = 1; h; first = 0) {
+			nl = strchr(h, '\n');
+			fprintf(f, "  %-28s %.*s\n", first ? left : "",
+				nl ? (int)(nl - h) : (int)strlen(h), h);
+			h = nl ? nl + 1 : NULL;
+		}
+	}
+	fprintf(f,
+		"\nExit status: 0 every level ok; 1 a level failed or results could\n"
+		"not be written; 2 bad usage or input; 128+N ended by signal N\n"
+		"(130 SIGINT, 143 SIGTERM). See aimsweep(1).\n");
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	msg_error("%s (aimsweep run --help)", buf);
+	return EXIT_USAGE;
+}
+
+static int parse_users(const char *opt, const char *arg, unsigned int *out)
+{
+	uint64_t v;
+
+	if (!parse_u64(arg, MAX_USERS, &v))
+		return usage_error("%s: '%s' is not a number of users from 1 to %d",
+				   opt, arg, MAX_USERS);
+	if (v == 0)
+		return usage_error("%s: 0 users: a level needs at least 1", opt);
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_seconds(const char *opt, const char *arg, double min,
+			 double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max)
+		return usage_error("%s: '%s' is not a time in seconds from %g to %g",
+				   opt, arg, min, max);
+	*out = v;
+	return 0;
+}
+
+static int parse_levels(const char *arg, struct run_params *p)
+{
+	const char *s = arg;
+	char word[32];
+	size_t n;
+
+	free(p->levels);
+	p->levels = calloc(MAX_LEVELS, sizeof(*p->levels));
+	p->n_levels = 0;
+	if (!p->levels)
+		return usage_error("--levels: out of memory");
+	while (*s) {
+		n = strcspn(s, ",");
+		if (n == 0 || n >= sizeof(word))
+			return usage_error("--levels: bad list '%s' (want e.g. 1,2,4,8)",
+					   arg);
+		memcpy(word, s, n);
+		word[n] = '\0';
+		if (p->n_levels == MAX_LEVELS)
+			return usage_error("--levels: more than %d levels",
+					   MAX_LEVELS);
+		if (parse_users("--levels", word, &p->levels[p->n_levels]))
+			return EXIT_USAGE;
+		p->n_levels++;
+		s += n;
+		if (*s == ',' && !*++s)
+			return usage_error("--levels: bad list '%s' (trailing comma)",
+					   arg);
+	}
+	if (!p->n_levels)
+		return usage_error("--levels: empty list");
+	p->levels_given = true;
+	return 0;
+}
+
+static int ramp_levels(struct run_params *p)
+{
+	size_t n;
+
+	if (p->end_users < p->start_users)
+		return usage_error("end %u is below start %u", p->end_users,
+				   p->start_users);
+	if (p->increment == 0)
+		return usage_error("-i/--increment: 0 would never reach the end");
+	n = (p->end_users - p->start_users) / p->increment + 1;
+	if (n > MAX_LEVELS)
+		return usage_error("%zu levels from %u to %u by %u: at most %d",
+				   n, p->start_users, p->end_users,
+				   p->increment, MAX_LEVELS);
+	p->levels = calloc(n, sizeof(*p->levels));
+	if (!p->levels)
+		return usage_error("out of memory");
+	for (size_t i = 0; i < n; i++)
+		p->levels[i] = p->start_users + (unsigned int)i * p->increment;
+	p->n_levels = n;
+	return 0;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = sizeof("aimsweep");
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "aimsweep");
+	for (int i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int cli_parse_run(int argc, char **argv, struct run_params *p)
+{
+	struct option longopts[N_RUN_OPTIONS + 1];
+	char shortopts[64] = "+";
+	bool ramp_given = false;
+	uint64_t seed, number;
+	int c, rc;
+
+	memset(p, 0, sizeof(*p));
+	p->start_users = DEFAULT_START_USERS;
+	p->end_users = DEFAULT_END_USERS;
+	p->increment = DEFAULT_INCREMENT;
+	p->runtime_s = DEFAULT_RUNTIME_S;
+	p->warmup_s = DEFAULT_WARMUP_S;
+	p->grace_s = DEFAULT_GRACE_S;
+	p->output_dir = DEFAULT_OUTPUT_DIR;
+	p->cmdline = join_args(argc, argv);
+
+	for (size_t i = 0; i < N_RUN_OPTIONS; i++) {
+		longopts[i] = (struct option){ run_options[i].name,
+					       run_options[i].has_arg, NULL,
+					       run_options[i].val };
+		if (run_options[i].val < 256) {
+			size_t n = strlen(shortopts);
+
+			shortopts[n] = (char)run_options[i].val;
+			shortopts[n + 1] = run_options[i].has_arg ? ':' : '\0';
+			shortopts[n + 2] = '\0';
+		}
+	}
+	memset(&longopts[N_RUN_OPTIONS], 0, sizeof(longopts[0]));
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		rc = 0;
+		switch (c) {
+		case 's':
+			rc = parse_users("-s/--start", optarg, &p->start_users);
+			ramp_given = true;
+			break;
+		case 'e':
+			rc = parse_users("-e/--end", optarg, &p->end_users);
+			ramp_given = true;
+			break;
+		case 'i':
+			if (!parse_u64(optarg, MAX_USERS, &number))
+				return usage_error("-i/--increment: '%s' is not a number of users",
+						   optarg);
+			p->increment = (unsigned int)number;
+			ramp_given = true;
+			break;
+		case OPT_LEVELS:
+			rc = parse_levels(optarg, p);
+			break;
+		case 't':
+			rc = parse_seconds("-t/--runtime", optarg, 0.1, 86400,
+					   &p->runtime_s);
+			break;
+		case 'w':
+			rc = parse_seconds("-w/--warmup", optarg, 0, 3600,
+					   &p->warmup_s);
+			break;
+		case OPT_GRACE:
+			rc = parse_seconds("--grace", optarg, 0.1, 3600,
+					   &p->grace_s);
+			break;
+		case 'd':
+			p->scratch_base = optarg;
+			break;
+		case 'o':
+			p->output_dir = optarg;
+			break;
+		case OPT_LAYOUT:
+			if (!layout_parse(optarg, &p->layout))
+				return usage_error("--layout: '%s' is not shared or per-user",
+						   optarg);
+			break;
+		case OPT_SEED:
+			if (!parse_u64(optarg, UINT64_MAX, &p->seed))
+				return usage_error("--seed: '%s' is not a whole number",
+						   optarg);
+			p->seed_given = true;
+			break;
+		case 'h':
+			cli_run_usage(stdout);
+			return CLI_HELP_SHOWN;
+		case ':':
+			return usage_error("option %s needs a value",
+					   argv[optind - 1]);
+		default:
+			if (optopt && optopt < 256)
+				return usage_error("unknown option -%c", optopt);
+			return usage_error("unknown option %s", argv[optind - 1]);
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind < argc - 1)
+		return usage_error("one workfile at most, got '%s' and '%s'",
+				   argv[optind], argv[optind + 1]);
+	p->workfile_arg = optind < argc ? argv[optind] : DEFAULT_WORKFILE;
+	if (p->levels_given && ramp_given)
+		return usage_error("--levels and -s/-e/-i do not mix: give one or the other");
+	if (!p->levels_given && (rc = ramp_levels(p)))
+		return rc;
+	if (!p->seed_given) {
+		if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+			seed = now_ns() ^ (uint64_t)getpid();
+		p->seed = seed;
+	}
+	if (!p->scratch_base) {
+		const char *tmp = getenv("TMPDIR");
+
+		p->scratch_base = tmp && *tmp ? tmp : "/tmp";
+	}
+	p->test_fault = getenv("AIMSWEEP_TEST_FAULT");
+	return 0;
+}
+
+/* Tasks on the system now, from /proc/loadavg's "running/total" field. */
+static long tasks_now(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	long running, total = 0;
+	double l1, l5, l15;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lf %lf %lf %ld/%ld", &l1, &l5, &l15, &running,
+		   &total) != 5)
+		total = 0;
+	fclose(f);
+	return total;
+}
+
+static long read_long_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+int cli_check_limits(const struct run_params *p, size_t n_entries)
+{
+	unsigned int max = 0;
+	long pid_max = read_long_file("/proc/sys/kernel/pid_max");
+	long threads_max = read_long_file("/proc/sys/kernel/threads-max");
+	long tasks = tasks_now();
+	struct rlimit rl;
+	/* Room left for the driver, the shell and whatever else runs. */
+	const long margin = 64;
+
+	for (size_t i = 0; i < p->n_levels; i++)
+		if (p->levels[i] > max)
+			max = p->levels[i];
+	if (pid_max > 0 && (long)max > pid_max - tasks - margin) {
+		msg_error("a level of %u users is more than this machine allows: kernel.pid_max is %ld and %ld tasks exist, leaving %ld",
+			  max, pid_max, tasks, pid_max - tasks - margin);
+		return EXIT_USAGE;
+	}
+	if (threads_max > 0 && (long)max > threads_max - tasks - margin) {
+		msg_error("a level of %u users is more than this machine allows: kernel.threads-max is %ld and %ld tasks exist, leaving %ld",
+			  max, threads_max, tasks, threads_max - tasks - margin);
+		return EXIT_USAGE;
+	}
+	/* RLIMIT_NPROC counts every process of the user; root is exempt. */
+	if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && (rlim_t)max + 1 > rl.rlim_cur) {
+		msg_error("a level of %u users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is %llu processes",
+			  max, (unsigned long long)rl.rlim_cur);
+		return EXIT_USAGE;
+	}
+	if (arena_size_for(max, n_entries) > SIZE_MAX / 4) {
+		msg_error("a level of %u users needs more counter memory than this machine can map",
+			  max);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static const char *exe_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	return buf;
+}
+
+size_t workfile_dirs(char dirs[][4096], size_t max)
+{
+	const char *env = getenv("AIMSWEEP_WORKFILES");
+	char exe[4096 - sizeof("/workfiles")];
+	size_t n = 0;
+
+	if (env && *env && n < max)
+		snprintf(dirs[n++], 4096, "%s", env);
+	/* Next to the binary: running from the build tree. */
+	if (exe_dir(exe, sizeof(exe)) && n < max)
+		snprintf(dirs[n++], 4096, "%s/workfiles", exe);
+	if (n < max)
+		snprintf(dirs[n++], 4096, "%s", WORKFILE_DIR);
+	return n;
+}
+
+static bool is_regular(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *workfile_resolve(const char *arg, char *err, size_t errlen)
+{
+	char dirs[4][4096], path[PATH_MAX + 8];
+	size_t n, used = 0;
+
+	/* A path, or a file of that name here, is taken as it is. */
+	if (strchr(arg, '/') || is_regular(arg))
+		return strdup(arg);
+	n = workfile_dirs(dirs, 4);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], arg);
+		if (is_regular(path))
+			return strdup(path);
+	}
+	used = (size_t)snprintf(err, errlen,
+				"no workfile '%s' here or in the workfile directories (",
+				arg);
+	for (size_t i = 0; i < n && used < errlen; i++)
+		used += (size_t)snprintf(err + used, errlen - used, "%s%s",
+					 i ? ", " : "", dirs[i]);
+	if (used < errlen)
+		snprintf(err + used, errlen - used,
+			 "); aimsweep list workfiles shows them");
+	return NULL;
+}
+
+void params_free(struct run_params *p)
+{
+	free(p->levels);
+	free(p->workfile_path);
+	free(p->cmdline);
+	memset(p, 0, sizeof(*p));
+}

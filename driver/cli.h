@@ -1,0 +1,28 @@
+/* driver/cli.h: the command line of `aimsweep run` and workfile lookup. */
+#ifndef AIMSWEEP_CLI_H
+#define AIMSWEEP_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "driver/params.h"
+
+/* cli_parse_run() printed the help: exit 0 without running. */
+#define CLI_HELP_SHOWN (-1)
+
+/* Parses `run` options (argv[0] is "run"). Returns 0, CLI_HELP_SHOWN, or
+ * EXIT_USAGE after a message. */
+int cli_parse_run(int argc, char **argv, struct run_params *p);
+/* Checks the levels against what this machine allows; EXIT_USAGE after a
+ * message when a level cannot run. */
+int cli_check_limits(const struct run_params *p, size_t n_entries);
+void cli_run_usage(FILE *f);
+
+/* Finds a workfile by path or by name; returns a malloc'd path, or NULL
+ * after writing what was searched into err. */
+char *workfile_resolve(const char *arg, char *err, size_t errlen);
+/* The directories `aimsweep list` and workfile_resolve() look in, in
+ * order; returns how many were written to dirs. */
+size_t workfile_dirs(char dirs[][4096], size_t max);
+
+#endif

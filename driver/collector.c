@@ -1,0 +1,103 @@
+/* driver/collector.c: turns two counter snapshots into a level result. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/collector.h"
+#include "driver/stats.h"
+#include "driver/util.h"
+
+int snapshot_alloc(struct snapshot *s, unsigned int max_users,
+		   size_t n_entries)
+{
+	size_t n = (size_t)max_users * n_entries;
+
+	s->t_ns = 0;
+	s->ops = calloc(n ? n : 1, sizeof(*s->ops));
+	s->errors = calloc(n ? n : 1, sizeof(*s->errors));
+	if (!s->ops || !s->errors) {
+		snapshot_free(s);
+		return ENOMEM;
+	}
+	return 0;
+}
+
+void snapshot_free(struct snapshot *s)
+{
+	free(s->ops);
+	free(s->errors);
+	s->ops = s->errors = NULL;
+}
+
+void snapshot_take(struct snapshot *s, const struct arena *a,
+		   unsigned int users)
+{
+	uint64_t before = now_ns();
+
+	arena_snapshot(a, users, s->ops, s->errors);
+	s->t_ns = before + (now_ns() - before) / 2;
+}
+
+int collector_level(const struct snapshot *t0, const struct snapshot *t1,
+		    const struct arena *a, const struct mix *mix,
+		    unsigned int users, struct level_result *level)
+{
+	size_t n = mix->n_entries;
+	double *per_user, window_s;
+	struct summary s;
+	int rc;
+
+	window_s = (double)(t1->t_ns - t0->t_ns) / NSEC_PER_SEC;
+	level->window_s = window_s;
+	level->jobs = calloc(n, sizeof(*level->jobs));
+	per_user = calloc(users ? users : 1, sizeof(*per_user));
+	if (!level->jobs || !per_user) {
+		free(per_user);
+		return ENOMEM;
+	}
+	level->n_jobs = n;
+	for (size_t e = 0; e < n; e++) {
+		level->jobs[e].name = mix->entries[e].job->name;
+		level->jobs[e].weight = mix->entries[e].weight;
+	}
+	for (unsigned int u = 0; u < users; u++) {
+		const struct user_slot *slot = arena_slot(a, u);
+		uint64_t user_ops = 0;
+
+		for (size_t e = 0; e < n; e++) {
+			size_t i = (size_t)u * n + e;
+			uint64_t ops = t1->ops[i] - t0->ops[i];
+			uint64_t errs = t1->errors[i] - t0->errors[i];
+			struct job_result *j = &level->jobs[e];
+
+			j->ops += ops;
+			j->errors += errs;
+			if (errs)
+				j->last_errno = slot->counters[e].last_errno;
+			if (slot->counters[e].skipped)
+				j->skipped = true;
+			user_ops += ops;
+		}
+		level->ops += user_ops;
+		per_user[u] = window_s > 0 ? (double)user_ops * 60.0 / window_s
+					   : 0;
+	}
+	for (size_t e = 0; e < n; e++) {
+		struct job_result *j = &level->jobs[e];
+
+		level->errors += j->errors;
+		j->ops_per_sec = window_s > 0 ? (double)j->ops / window_s : 0;
+	}
+	level->jobs_per_min = window_s > 0 ? (double)level->ops * 60.0 / window_s
+					   : 0;
+	level->jobs_per_min_per_user = users ? level->jobs_per_min / users : 0;
+	rc = stats_summarize(per_user, users, &s);
+	if (!rc) {
+		level->user_min = s.min;
+		level->user_median = s.median;
+		level->user_max = s.max;
+		level->jti = stats_jti(&s);
+	}
+	free(per_user);
+	return rc;
+}

@@ -1,0 +1,98 @@
+/* driver/main.c: aimsweep's entry point: picks the subcommand. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/cli.h"
+#include "driver/list.h"
+#include "driver/params.h"
+#include "driver/scratch.h"
+#include "driver/sweep.h"
+#include "driver/util.h"
+#include "driver/workfile.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: aimsweep COMMAND [options]\n"
+		"\n"
+		"A multi-process scalability driver modeled on AIM7: runs a\n"
+		"weighted job mix with a rising number of users and reports\n"
+		"throughput per user level.\n"
+		"\n"
+		"Commands:\n"
+		"  run [options] [WORKFILE]   run a user ramp (aimsweep run --help)\n"
+		"  list [jobs|workfiles] [-v] show the jobs and shipped workfiles\n"
+		"  help                       show this help\n"
+		"  version                    show the version\n"
+		"\n"
+		"See aimsweep(1) for the output, result.json and exit statuses.\n");
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct run_params p;
+	struct mix mix;
+	char err[8192];
+	int rc;
+
+	rc = cli_parse_run(argc, argv, &p);
+	if (rc) {
+		params_free(&p);
+		return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
+	}
+	p.workfile_path = workfile_resolve(p.workfile_arg, err, sizeof(err));
+	if (!p.workfile_path) {
+		msg_error("%s", err);
+		params_free(&p);
+		return EXIT_USAGE;
+	}
+	if (workfile_load(p.workfile_path, &mix, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		params_free(&p);
+		return EXIT_USAGE;
+	}
+	/* Sizes: the workfile's, else the reference reaim.config values. */
+	if (!mix.file_size_set)
+		mix.file_size = DEFAULT_FILE_SIZE;
+	if (!mix.pool_size_set)
+		mix.pool_size = DEFAULT_POOL_SIZE;
+	if (p.layout == LAYOUT_UNSET)
+		p.layout = mix.layout != LAYOUT_UNSET ? mix.layout
+						      : LAYOUT_PER_USER;
+	rc = cli_check_limits(&p, mix.n_entries);
+	if (!rc && scratch_check_base(p.scratch_base, err, sizeof(err))) {
+		msg_error("%s", err);
+		rc = EXIT_USAGE;
+	}
+	if (!rc)
+		rc = sweep_run(&p, &mix);
+	mix_free(&mix);
+	params_free(&p);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") ||
+	    !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+		printf("aimsweep %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(cmd, "run"))
+		return run_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "list"))
+		return list_main(argc - 1, argv + 1);
+	msg_error("unknown command '%s' (aimsweep help)", cmd);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,18 @@
+/* driver/report_json.h: result.json, written with libcjson. */
+#ifndef AIMSWEEP_REPORT_JSON_H
+#define AIMSWEEP_REPORT_JSON_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "driver/result.h"
+
+/* The whole document; the caller deletes it. NULL when out of memory. */
+cJSON *result_to_json(const struct run_result *r);
+/* Writes result.json atomically: a temporary file in the same directory,
+ * fsync, rename over the old one, fsync of the directory. */
+int result_write(const struct run_result *r, const char *path, char *err,
+		 size_t errlen);
+
+#endif

@@ -1,0 +1,68 @@
+/* driver/result.c: the run's levels as they accumulate. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/result.h"
+
+int result_add_level(struct run_result *r, struct level_result *level)
+{
+	if (r->n_levels == r->cap_levels) {
+		size_t cap = r->cap_levels ? r->cap_levels * 2 : 16;
+		struct level_result *l = realloc(r->levels, cap * sizeof(*l));
+
+		if (!l)
+			return ENOMEM;
+		r->levels = l;
+		r->cap_levels = cap;
+	}
+	r->levels[r->n_levels++] = *level;
+	level->jobs = NULL;
+	level->n_jobs = 0;
+	return 0;
+}
+
+void level_result_free(struct level_result *level)
+{
+	free(level->jobs);
+	level->jobs = NULL;
+	level->n_jobs = 0;
+}
+
+void run_result_free(struct run_result *r)
+{
+	for (size_t i = 0; i < r->n_levels; i++)
+		level_result_free(&r->levels[i]);
+	free(r->levels);
+	r->levels = NULL;
+	r->n_levels = r->cap_levels = 0;
+}
+
+const char *run_status_name(enum run_status s)
+{
+	switch (s) {
+	case RUN_RUNNING:
+		return "running";
+	case RUN_COMPLETE:
+		return "complete";
+	case RUN_FAILED:
+		return "failed";
+	case RUN_INTERRUPTED:
+		return "interrupted";
+	}
+	return "unknown";
+}
+
+long result_peak_level(const struct run_result *r)
+{
+	long best = -1;
+
+	for (size_t i = 0; i < r->n_levels; i++) {
+		if (r->levels[i].status != LEVEL_OK)
+			continue;
+		if (best < 0 ||
+		    r->levels[i].jobs_per_min > r->levels[best].jobs_per_min)
+			best = (long)i;
+	}
+	return best;
+}

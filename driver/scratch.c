@@ -1,0 +1,184 @@
+/* driver/scratch.c: makes, empties and removes the run's private directory. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "driver/scratch.h"
+#include "driver/util.h"
+
+int scratch_check_base(const char *base, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(base, &st)) {
+		snprintf(err, errlen, "scratch directory %s: %s", base,
+			 strerror(errno));
+		return errno;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "scratch directory %s: not a directory",
+			 base);
+		return ENOTDIR;
+	}
+	if (access(base, W_OK | X_OK)) {
+		snprintf(err, errlen, "scratch directory %s: not writable: %s",
+			 base, strerror(errno));
+		return errno;
+	}
+	return 0;
+}
+
+int scratch_create(struct scratch *s, const char *base, char *err,
+		   size_t errlen)
+{
+	char owner[PATH_MAX + 32];
+	FILE *f;
+	int fd, n;
+
+	memset(s, 0, sizeof(*s));
+	n = snprintf(s->base, sizeof(s->base), "%s", base);
+	if (n < 0 || (size_t)n >= sizeof(s->base) - 32) {
+		snprintf(err, errlen, "scratch directory %s: path too long",
+			 base);
+		return ENAMETOOLONG;
+	}
+	snprintf(s->dir, sizeof(s->dir), "%s/" SCRATCH_PREFIX "XXXXXX", base);
+	if (!mkdtemp(s->dir)) {
+		snprintf(err, errlen, "cannot create scratch directory in %s: %s",
+			 base, strerror(errno));
+		s->dir[0] = '\0';
+		return errno;
+	}
+	/* The owner file lets a later run tell a stale directory (its
+	 * driver was killed) from one in use. */
+	snprintf(owner, sizeof(owner), "%s/" SCRATCH_OWNER_FILE, s->dir);
+	fd = open(owner, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "cannot write %s: %s", owner,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		scratch_remove(s);
+		return EIO;
+	}
+	fprintf(f, "%ld\n", (long)getpid());
+	fclose(f);
+	return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+static int remove_tree(const char *path)
+{
+	/* FTW_PHYS: never follow a symlink out of the scratch tree. */
+	nftw(path, remove_entry, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	return access(path, F_OK) == 0 ? EBUSY : 0;
+}
+
+int scratch_clear(const struct scratch *s)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(s->dir);
+	int rc = 0;
+
+	if (!d)
+		return errno;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, SCRATCH_OWNER_FILE))
+			continue;
+		if (!path_join(path, sizeof(path), s->dir, de->d_name) ||
+		    remove_tree(path))
+			rc = EBUSY;
+	}
+	closedir(d);
+	return rc;
+}
+
+int scratch_remove(struct scratch *s)
+{
+	int rc;
+
+	if (!s->dir[0])
+		return 0;
+	rc = remove_tree(s->dir);
+	if (rc == 0)
+		s->dir[0] = '\0';
+	return rc;
+}
+
+/* True when the owner file names a live aimsweep process. */
+static int owner_alive(const char *dir)
+{
+	char path[PATH_MAX + 32], comm[64];
+	long pid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/" SCRATCH_OWNER_FILE, dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;	/* not ours, or not yet written */
+	if (fscanf(f, "%ld", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	if (pid <= 0)
+		return -1;
+	if (kill((pid_t)pid, 0) && errno == ESRCH)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return strncmp(comm, "aimsweep", 8) == 0;
+}
+
+int scratch_remove_stale(const char *base)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir(base);
+	int removed = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, SCRATCH_PREFIX, strlen(SCRATCH_PREFIX)))
+			continue;
+		if (!path_join(path, sizeof(path), base, de->d_name) ||
+		    lstat(path, &st) || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid())
+			continue;
+		if (owner_alive(path) != 0)
+			continue;
+		if (remove_tree(path) == 0) {
+			msg_info("removed stale scratch directory %s (its run was killed)",
+				 path);
+			removed++;
+		}
+	}
+	closedir(d);
+	return removed;
+}

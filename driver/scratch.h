@@ -1,0 +1,31 @@
+/* driver/scratch.h: the run's private scratch directory. */
+#ifndef AIMSWEEP_SCRATCH_H
+#define AIMSWEEP_SCRATCH_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#define SCRATCH_PREFIX "aimsweep."
+#define SCRATCH_OWNER_FILE ".aimsweep-owner"
+
+struct scratch {
+	char base[PATH_MAX];	/* where the private directory was made */
+	char dir[PATH_MAX];	/* base/aimsweep.XXXXXX, mode 0700 */
+};
+
+/* Checks that base is a directory we can write in; 0 or an errno with a
+ * message in err. Touches nothing. */
+int scratch_check_base(const char *base, char *err, size_t errlen);
+/* Creates the private directory and its owner file. */
+int scratch_create(struct scratch *s, const char *base, char *err,
+		   size_t errlen);
+/* Removes what the users left in the directory between two levels. */
+int scratch_clear(const struct scratch *s);
+/* Removes the directory and everything in it. */
+int scratch_remove(struct scratch *s);
+/* Removes scratch directories in `base` whose owner process is gone (left
+ * by a driver killed with SIGKILL); reports each one on stderr. Returns the
+ * number removed. */
+int scratch_remove_stale(const char *base);
+
+#endif

@@ -1,0 +1,315 @@
+/* driver/sweep.c: runs the levels of one `aimsweep run`, one after another. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver/arena.h"
+#include "driver/collector.h"
+#include "driver/report_json.h"
+#include "driver/report_text.h"
+#include "driver/scratch.h"
+#include "driver/sweep.h"
+#include "driver/users.h"
+#include "driver/util.h"
+
+/* Users get this long to finish their op when the run is interrupted. */
+#define INTERRUPT_GRACE_S 1.0
+
+struct sweep {
+	struct run_params *params;
+	const struct mix *mix;
+	struct arena arena;
+	struct snapshot t0, t1;
+	struct scratch scratch;
+	struct run_result result;
+	char result_dir[PATH_MAX];
+	char json_path[PATH_MAX];
+};
+
+static void on_signal(int signo)
+{
+	if (!run_interrupted)
+		run_interrupted = signo;
+}
+
+static void install_signal_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a signal must cut the driver's sleeps short. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed stdout must not kill the driver before it cleans up. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static unsigned int max_level(const struct run_params *p)
+{
+	unsigned int max = 0;
+
+	for (size_t i = 0; i < p->n_levels; i++)
+		if (p->levels[i] > max)
+			max = p->levels[i];
+	return max;
+}
+
+/* results/<date>-<workfile>, with -2, -3... if a run already took it. */
+static int make_result_dir(struct sweep *s, char *err, size_t errlen)
+{
+	const char *out = s->params->output_dir;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int n;
+
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create output directory %s: %s",
+			 out, strerror(errno));
+		return -1;
+	}
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	strftime(s->result.started_at, sizeof(s->result.started_at),
+		 "%Y-%m-%dT%H:%M:%S%z", &tm);
+	for (int i = 1; i < 1000; i++) {
+		if (i == 1)
+			n = snprintf(s->result_dir, sizeof(s->result_dir),
+				     "%s/%s-%s", out, stamp, s->mix->name);
+		else
+			n = snprintf(s->result_dir, sizeof(s->result_dir),
+				     "%s/%s-%s-%d", out, stamp, s->mix->name, i);
+		if (n < 0 || (size_t)n >= sizeof(s->result_dir) - 16) {
+			snprintf(err, errlen, "output directory %s: path too long",
+				 out);
+			return -1;
+		}
+		if (mkdir(s->result_dir, 0755) == 0)
+			break;
+		if (errno != EEXIST) {
+			snprintf(err, errlen, "cannot create %s: %s",
+				 s->result_dir, strerror(errno));
+			return -1;
+		}
+	}
+	if (!path_join(s->json_path, sizeof(s->json_path), s->result_dir,
+		       "result.json")) {
+		snprintf(err, errlen, "output directory %s: path too long", out);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_result(struct sweep *s)
+{
+	char err[PATH_MAX + 128];
+
+	if (result_write(&s->result, s->json_path, err, sizeof(err))) {
+		msg_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+enum level_outcome {
+	LEVEL_NEXT,		/* go on with the next level */
+	LEVEL_END_RAMP,		/* higher levels cannot work either */
+};
+
+/*
+ * One level: fork the users, wait for all of them at the gate, open it,
+ * let the warm-up pass, snapshot at t0 and t1, stop, reap. The window is
+ * timed by the parent alone, so users' start and stop skew is not in it.
+ */
+static enum level_outcome run_level(struct sweep *s, unsigned int users,
+				    struct level_result *level)
+{
+	const struct run_params *p = s->params;
+	struct level_users lu = {
+		.arena = &s->arena,
+		.mix = s->mix,
+		.params = p,
+		.run_dir = s->scratch.dir,
+		.users = users,
+	};
+	enum level_outcome outcome = LEVEL_NEXT;
+	char shared_dir[PATH_MAX];
+	uint64_t t_fork, t_gate;
+	bool measured = false;
+
+	memset(level, 0, sizeof(*level));
+	level->users = users;
+	arena_reset(&s->arena, users);
+	if (p->layout == LAYOUT_SHARED) {
+		path_join(shared_dir, sizeof(shared_dir), s->scratch.dir,
+			  "shared");
+		if (mkdir(shared_dir, 0700) && errno != EEXIST) {
+			level->status = LEVEL_FAILED;
+			snprintf(level->reason, sizeof(level->reason),
+				 "cannot create %s: %s", shared_dir,
+				 strerror(errno));
+			return LEVEL_END_RAMP;
+		}
+		lu.job_dir = shared_dir;
+	}
+	if (users_init(&lu)) {
+		level->status = LEVEL_FAILED;
+		snprintf(level->reason, sizeof(level->reason),
+			 "out of memory for %u users", users);
+		return LEVEL_END_RAMP;
+	}
+
+	t_fork = now_ns();
+	if (users_start(&lu)) {
+		outcome = LEVEL_END_RAMP;
+		goto stop;
+	}
+	if (users_wait_ready(&lu))
+		goto stop;
+	level->start_s = (double)(now_ns() - t_fork) / NSEC_PER_SEC;
+
+	t_gate = now_ns();
+	users_release(&lu);
+	if (!sleep_until_ns(t_gate + (uint64_t)(p->warmup_s * NSEC_PER_SEC),
+			    &run_interrupted))
+		goto stop;
+	snapshot_take(&s->t0, &s->arena, users);
+	if (!sleep_until_ns(s->t0.t_ns +
+				    (uint64_t)(p->runtime_s * NSEC_PER_SEC),
+			    &run_interrupted))
+		goto stop;
+	snapshot_take(&s->t1, &s->arena, users);
+	measured = true;
+stop:
+	users_stop(&lu);
+	users_reap(&lu, run_interrupted ? INTERRUPT_GRACE_S : p->grace_s);
+	level->rusage = lu.rusage;
+	if (lu.failed) {
+		level->status = LEVEL_FAILED;
+		snprintf(level->reason, sizeof(level->reason), "%s", lu.reason);
+		if (lu.failures > 1) {
+			size_t n = strlen(level->reason);
+
+			snprintf(level->reason + n, sizeof(level->reason) - n,
+				 " (and %u more users failed)", lu.failures - 1);
+		}
+	} else if (measured) {
+		if (collector_level(&s->t0, &s->t1, &s->arena, s->mix, users,
+				    level)) {
+			level->status = LEVEL_FAILED;
+			snprintf(level->reason, sizeof(level->reason),
+				 "out of memory while collecting results");
+		}
+	}
+	users_free(&lu);
+	if (scratch_clear(&s->scratch))
+		msg_warn("could not empty %s after the level", s->scratch.dir);
+	return outcome;
+}
+
+static void sweep_cleanup(struct sweep *s)
+{
+	if (scratch_remove(&s->scratch))
+		msg_error("could not remove scratch directory %s",
+			  s->scratch.dir);
+	snapshot_free(&s->t0);
+	snapshot_free(&s->t1);
+	arena_destroy(&s->arena);
+	run_result_free(&s->result);
+}
+
+int sweep_run(struct run_params *p, const struct mix *mix)
+{
+	struct sweep s = { .params = p, .mix = mix };
+	char err[PATH_MAX + 256];
+	unsigned int max_users = max_level(p);
+	int status = EXIT_OK, rc;
+
+	s.result.params = p;
+	s.result.mix = mix;
+	s.result.status = RUN_RUNNING;
+	host_probe(&s.result.host);
+
+	install_signal_handlers();
+	scratch_remove_stale(p->scratch_base);
+	if (make_result_dir(&s, err, sizeof(err))) {
+		msg_error("%s", err);
+		return EXIT_USAGE;
+	}
+	/* Writing the empty result now proves the output directory works
+	 * before any level runs. */
+	if (write_result(&s))
+		return EXIT_USAGE;
+	if (scratch_create(&s.scratch, p->scratch_base, err, sizeof(err))) {
+		msg_error("%s", err);
+		return EXIT_USAGE;
+	}
+	rc = arena_create(&s.arena, max_users, mix->n_entries);
+	if (!rc)
+		rc = snapshot_alloc(&s.t0, max_users, mix->n_entries);
+	if (!rc)
+		rc = snapshot_alloc(&s.t1, max_users, mix->n_entries);
+	if (rc) {
+		msg_error("cannot allocate counters for %u users: %s",
+			  max_users, strerror(rc));
+		status = EXIT_RUN_FAILED;
+		goto out;
+	}
+
+	report_text_header(stdout, &s.result, s.json_path);
+	for (size_t i = 0; i < p->n_levels && !run_interrupted; i++) {
+		struct level_result level;
+		enum level_outcome outcome;
+
+		outcome = run_level(&s, p->levels[i], &level);
+		if (run_interrupted) {
+			/* The level did not finish: it is not a result. */
+			level_result_free(&level);
+			break;
+		}
+		if (result_add_level(&s.result, &level)) {
+			level_result_free(&level);
+			msg_error("out of memory");
+			status = EXIT_RUN_FAILED;
+			break;
+		}
+		report_text_level(stdout, &s.result.levels[s.result.n_levels - 1]);
+		if (level.status != LEVEL_OK)
+			status = EXIT_RUN_FAILED;
+		if (write_result(&s)) {
+			status = EXIT_RUN_FAILED;
+			break;
+		}
+		if (outcome == LEVEL_END_RAMP) {
+			msg_error("stopping the ramp: higher levels would fail the same way");
+			break;
+		}
+	}
+
+	if (run_interrupted) {
+		s.result.status = RUN_INTERRUPTED;
+		s.result.interrupted_by = run_interrupted;
+		status = EXIT_INTERRUPTED + run_interrupted;
+	} else {
+		s.result.status = status == EXIT_OK ? RUN_COMPLETE : RUN_FAILED;
+	}
+	if (write_result(&s) && status == EXIT_OK)
+		status = EXIT_RUN_FAILED;
+	report_text_summary(stdout, &s.result);
+	if (run_interrupted)
+		msg_error("interrupted by SIG%s: kept %zu finished levels in %s",
+			  sigabbrev_np(run_interrupted), s.result.n_levels,
+			  s.json_path);
+out:
+	sweep_cleanup(&s);
+	return status;
+}

@@ -1,0 +1,106 @@
+/* driver/util.c: clocks, messages and small string helpers. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "driver/util.h"
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+bool sleep_until_ns(uint64_t deadline_ns, const volatile int *stop_flag)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(deadline_ns / NSEC_PER_SEC),
+		.tv_nsec = (long)(deadline_ns % NSEC_PER_SEC),
+	};
+
+	/* The handlers are installed without SA_RESTART, so a signal ends
+	 * the sleep with EINTR and the flag is looked at right away. */
+	while (!(stop_flag && *stop_flag)) {
+		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+					 NULL);
+		if (rc == 0)
+			return true;
+		if (rc != EINTR)
+			return true;
+	}
+	return false;
+}
+
+static void msg_emit(const char *prefix, const char *fmt, va_list ap)
+{
+	char buf[1024];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	fprintf(stderr, "aimsweep: %s%s\n", prefix, buf);
+}
+
+void msg_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg_emit("", fmt, ap);
+	va_end(ap);
+}
+
+void msg_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg_emit("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void msg_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg_emit("", fmt, ap);
+	va_end(ap);
+}
+
+bool parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		if (v > (max - (uint64_t)(*s - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+const char *errno_name(int err)
+{
+	static __thread char buf[16];
+	const char *name = strerrorname_np(err);
+
+	if (name)
+		return name;
+	snprintf(buf, sizeof(buf), "E%d", err);
+	return buf;
+}
+
+bool path_join(char *buf, size_t len, const char *dir, const char *name)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, name);
+
+	return n >= 0 && (size_t)n < len;
+}

@@ -1,0 +1,74 @@
+/* jobs/job.h: what a job is, what it gets from its user, and the job table. */
+#ifndef AIMSWEEP_JOB_H
+#define AIMSWEEP_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* init() returns this (instead of 0 or an errno) when the job cannot run
+ * here for a reason that is not a failure, e.g. O_DIRECT refused by the
+ * filesystem. The reason goes into ctx->reason. */
+#define JOB_SKIPPED (-1)
+
+/* What a user hands to each job's init(): who it is and where to work. */
+struct job_ctx {
+	unsigned int user;	/* 0-based index of the user in its level */
+	unsigned int users;	/* number of users in the level */
+	const char *dir;	/* this user's file directory (may be shared) */
+	const char *run_dir;	/* the run's private scratch directory */
+	const char *libexec_dir; /* helper programs (exec_test), or NULL */
+	const char *data_dir;	/* shipped data (shell scripts), or NULL */
+	uint64_t file_size;	/* AIM7 FILESIZE + POOLSIZE / users, bytes */
+	uint64_t seed;		/* per-user seed for anything random */
+	bool threaded;		/* users are threads of one process */
+	char *reason;		/* init() explains a failure or a skip here */
+	size_t reason_len;
+};
+
+/* One syscall that one op makes, and how many times. */
+struct job_syscall {
+	const char *name;
+	unsigned int per_op;
+};
+
+/*
+ * One row of the job table. run() is one op: one invocation of the test as
+ * AIM7 counts it, made of inner_ops operations of the kind `unit` names.
+ * prepare(), when present, is the part of an op that is not the operation
+ * itself (opening the descriptor a close op closes); the user calls it
+ * right before run() and latency timing leaves it out. Throughput counts
+ * whole ops, prepare included; `setup` says what it does.
+ */
+struct job {
+	const char *name;
+	const char *family;	/* file, disk, mem, signal, proc, ipc, net, compute */
+	const char *unit;	/* what one inner op is, as AIM9 printed it */
+	unsigned int inner_ops;	/* inner ops per op */
+	const char *summary;	/* one line for `aimsweep list` */
+	const struct job_syscall *syscalls; /* per op, NULL-name terminated */
+	const char *setup;	/* what runs outside the timed part, or NULL */
+	int (*init)(const struct job_ctx *ctx, void **state);
+	int (*prepare)(void *state);
+	int (*run)(void *state);	/* 0 or a positive errno */
+	void (*fini)(void *state);
+};
+
+/* The table, in jobs/catalog.c. */
+extern const struct job *const job_table[];
+extern const size_t job_table_len;
+
+const struct job *job_find(const char *name);
+/* The job name closest to `name` by edit distance, for "did you mean". */
+const struct job *job_nearest(const char *name);
+
+/* Compute jobs store results here so the compiler cannot drop the work. */
+extern volatile uint64_t job_sink;
+
+/* Helpers shared by job families (jobs/util.c). */
+int job_set_reason(const struct job_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int job_path(char *buf, size_t len, const char *dir, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,37 @@
+/* jobs/util.c: small helpers every job family uses. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "jobs/job.h"
+
+volatile uint64_t job_sink;
+
+int job_set_reason(const struct job_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ctx->reason || !ctx->reason_len)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(ctx->reason, ctx->reason_len, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* Formats dir/<name>; returns 0, or ENAMETOOLONG when it does not fit. */
+int job_path(char *buf, size_t len, const char *dir, const char *fmt, ...)
+{
+	va_list ap;
+	int n, m;
+
+	n = snprintf(buf, len, "%s/", dir);
+	if (n < 0 || (size_t)n >= len)
+		return ENAMETOOLONG;
+	va_start(ap, fmt);
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	va_end(ap);
+	if (m < 0 || (size_t)m >= len - n)
+		return ENAMETOOLONG;
+	return 0;
+}
