@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "jobs/job.h"
+
 #define CACHE_LINE 64
 #define USER_REASON_LEN 192
 
@@ -32,6 +34,8 @@ struct user_slot {
 	int32_t pid;		/* process or thread id, set by the user */
 	int32_t exit_code;	/* why the user gave up, see users.h */
 	char reason[USER_REASON_LEN];	/* and in words */
+	int32_t sysv_ids[JOB_SYSV_MAX];	/* see job_register_sysv() */
+	uint8_t sysv_kinds[JOB_SYSV_MAX];
 	struct entry_counters counters[];
 };
 

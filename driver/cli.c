@@ -14,6 +14,7 @@
 
 #include "driver/arena.h"
 #include "driver/cli.h"
+#include "driver/paths.h"
 #include "driver/util.h"
 
 #define MAX_LEVELS 10000
@@ -340,6 +341,7 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 		p->scratch_base = tmp && *tmp ? tmp : "/tmp";
 	}
 	p->test_fault = getenv("AIMSWEEP_TEST_FAULT");
+	p->libexec_dir = paths_libexec_dir();
 	return 0;
 }
 
@@ -410,74 +412,11 @@ int cli_check_limits(const struct run_params *p, size_t n_entries)
 	return 0;
 }
 
-static const char *exe_dir(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	return buf;
-}
-
-size_t workfile_dirs(char dirs[][4096], size_t max)
-{
-	const char *env = getenv("AIMSWEEP_WORKFILES");
-	char exe[4096 - sizeof("/workfiles")];
-	size_t n = 0;
-
-	if (env && *env && n < max)
-		snprintf(dirs[n++], 4096, "%s", env);
-	/* Next to the binary: running from the build tree. */
-	if (exe_dir(exe, sizeof(exe)) && n < max)
-		snprintf(dirs[n++], 4096, "%s/workfiles", exe);
-	if (n < max)
-		snprintf(dirs[n++], 4096, "%s", WORKFILE_DIR);
-	return n;
-}
-
-static bool is_regular(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-char *workfile_resolve(const char *arg, char *err, size_t errlen)
-{
-	char dirs[4][4096], path[PATH_MAX + 8];
-	size_t n, used = 0;
-
-	/* A path, or a file of that name here, is taken as it is. */
-	if (strchr(arg, '/') || is_regular(arg))
-		return strdup(arg);
-	n = workfile_dirs(dirs, 4);
-	for (size_t i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dirs[i], arg);
-		if (is_regular(path))
-			return strdup(path);
-	}
-	used = (size_t)snprintf(err, errlen,
-				"no workfile '%s' here or in the workfile directories (",
-				arg);
-	for (size_t i = 0; i < n && used < errlen; i++)
-		used += (size_t)snprintf(err + used, errlen - used, "%s%s",
-					 i ? ", " : "", dirs[i]);
-	if (used < errlen)
-		snprintf(err + used, errlen - used,
-			 "); aimsweep list workfiles shows them");
-	return NULL;
-}
-
 void params_free(struct run_params *p)
 {
 	free(p->levels);
 	free(p->workfile_path);
 	free(p->cmdline);
+	free(p->libexec_dir);
 	memset(p, 0, sizeof(*p));
 }

@@ -18,11 +18,4 @@ int cli_parse_run(int argc, char **argv, struct run_params *p);
 int cli_check_limits(const struct run_params *p, size_t n_entries);
 void cli_run_usage(FILE *f);
 
-/* Finds a workfile by path or by name; returns a malloc'd path, or NULL
- * after writing what was searched into err. */
-char *workfile_resolve(const char *arg, char *err, size_t errlen);
-/* The directories `aimsweep list` and workfile_resolve() look in, in
- * order; returns how many were written to dirs. */
-size_t workfile_dirs(char dirs[][4096], size_t max);
-
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "driver/cli.h"
+#include "driver/paths.h"
 #include "driver/list.h"
 #include "driver/util.h"
 #include "jobs/job.h"

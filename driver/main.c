@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "driver/cli.h"
+#include "driver/paths.h"
 #include "driver/list.h"
 #include "driver/params.h"
 #include "driver/scratch.h"

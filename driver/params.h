@@ -38,6 +38,7 @@ struct run_params {
 	const char *workfile_arg; /* as given on the command line */
 	char *workfile_path;	/* resolved */
 	char *cmdline;		/* the whole command line, for the record */
+	char *libexec_dir;	/* where aimsweep-exec-child is */
 	/* Test-only fault injection (AIMSWEEP_TEST_FAULT), see users.c. */
 	const char *test_fault;
 };

@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -211,6 +214,10 @@ static void user_main(struct level_users *lu, unsigned int user)
 	ctx.users = lu->users;
 	ctx.dir = dir;
 	ctx.run_dir = lu->run_dir;
+	ctx.libexec_dir = lu->params->libexec_dir;
+	ctx.threaded = false;
+	ctx.sysv_ids = slot->sysv_ids;
+	ctx.sysv_kinds = slot->sysv_kinds;
 	ctx.seed = seed;
 	ctx.reason = reason;
 	ctx.reason_len = sizeof(reason);
@@ -339,6 +346,29 @@ static void rusage_add(struct rusage_sum *sum, const struct rusage *ru)
 		sum->maxrss_kb = ru->ru_maxrss;
 }
 
+/* Removes the SysV IPC objects a user's jobs registered; those of a user
+ * that ran its fini() are gone already (EINVAL, EIDRM). */
+static void remove_sysv(const struct user_slot *slot)
+{
+	for (int i = 0; i < JOB_SYSV_MAX; i++) {
+		int id = __atomic_load_n(&slot->sysv_ids[i], __ATOMIC_ACQUIRE) - 1;
+
+		if (id < 0)
+			continue;
+		switch (slot->sysv_kinds[i]) {
+		case JOB_SYSV_SHM:
+			shmctl(id, IPC_RMID, NULL);
+			break;
+		case JOB_SYSV_SEM:
+			semctl(id, 0, IPC_RMID);
+			break;
+		case JOB_SYSV_MSG:
+			msgctl(id, IPC_RMID, NULL);
+			break;
+		}
+	}
+}
+
 /* Records how a user ended; anything but a clean exit fails the level. */
 static void user_ended(struct level_users *lu, pid_t pid, int status,
 		       const struct rusage *ru, bool killed_by_us)
@@ -352,6 +382,7 @@ static void user_ended(struct level_users *lu, pid_t pid, int status,
 	lu->reaped++;
 	rusage_add(&lu->rusage, ru);
 	slot = arena_slot(lu->arena, (unsigned int)u);
+	remove_sysv(slot);
 	if (killed_by_us) {
 		level_fail(lu, "user %d (pid %d) was stuck: still running past the %.1f s grace period, killed",
 			   u, (int)pid, lu->params->grace_s);

@@ -11,19 +11,34 @@
  * filesystem. The reason goes into ctx->reason. */
 #define JOB_SKIPPED (-1)
 
+/* The small program exec_test runs; built and installed with aimsweep. */
+#define EXEC_CHILD_NAME "aimsweep-exec-child"
+
+/* SysV IPC objects a job creates; see job_ctx.sysv_ids. */
+enum job_sysv_kind {
+	JOB_SYSV_SHM = 1,
+	JOB_SYSV_SEM = 2,
+	JOB_SYSV_MSG = 3,
+};
+
+#define JOB_SYSV_MAX 4
+
 /* What a user hands to each job's init(): who it is and where to work. */
 struct job_ctx {
 	unsigned int user;	/* 0-based index of the user in its level */
 	unsigned int users;	/* number of users in the level */
 	const char *dir;	/* this user's file directory (may be shared) */
 	const char *run_dir;	/* the run's private scratch directory */
-	const char *libexec_dir; /* helper programs (exec_test), or NULL */
-	const char *data_dir;	/* shipped data (shell scripts), or NULL */
+	const char *libexec_dir; /* where EXEC_CHILD_NAME is (exec_test) */
 	uint64_t file_size;	/* AIM7 FILESIZE + POOLSIZE / users, bytes */
 	uint64_t seed;		/* per-user seed for anything random */
 	bool threaded;		/* users are threads of one process */
 	char *reason;		/* init() explains a failure or a skip here */
 	size_t reason_len;
+	/* Where job_register_sysv() records IPC objects, so that the driver
+	 * removes them even when the user is killed before its fini(). */
+	int32_t *sysv_ids;	/* [JOB_SYSV_MAX], id + 1, 0 when free */
+	uint8_t *sysv_kinds;	/* [JOB_SYSV_MAX], enum job_sysv_kind */
 };
 
 /* One syscall that one op makes, and how many times. */
@@ -68,6 +83,11 @@ extern volatile uint64_t job_sink;
 /* Helpers shared by job families (jobs/util.c). */
 int job_set_reason(const struct job_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Records a SysV IPC object for removal by the driver after the level;
+ * returns 0, or ENOSPC when the user already has JOB_SYSV_MAX. A job still
+ * removes its objects in fini(); the record covers users that die. */
+int job_register_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
+		      int id);
 int job_path(char *buf, size_t len, const char *dir, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

@@ -35,3 +35,19 @@ int job_path(char *buf, size_t len, const char *dir, const char *fmt, ...)
 		return ENAMETOOLONG;
 	return 0;
 }
+
+int job_register_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
+		      int id)
+{
+	if (!ctx->sysv_ids)
+		return 0;
+	for (int i = 0; i < JOB_SYSV_MAX; i++) {
+		if (ctx->sysv_ids[i])
+			continue;
+		ctx->sysv_kinds[i] = (uint8_t)kind;
+		/* The id last: the driver reads kinds only for set ids. */
+		__atomic_store_n(&ctx->sysv_ids[i], id + 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	return ENOSPC;
+}
