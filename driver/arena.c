@@ -15,7 +15,9 @@ static size_t slot_stride(size_t n_entries)
 
 size_t arena_size_for(unsigned int max_users, size_t n_entries)
 {
-	return sizeof(struct arena_header) +
+	struct arena a = { .n_entries = n_entries };
+
+	return arena_slots_offset(&a) +
 	       (size_t)max_users * slot_stride(n_entries);
 }
 
@@ -34,6 +36,8 @@ int arena_create(struct arena *a, unsigned int max_users, size_t n_entries)
 		return errno;
 	}
 	a->hdr = a->base;
+	a->skips = (struct entry_skip *)((char *)a->base +
+					 sizeof(struct arena_header));
 	return 0;
 }
 
@@ -47,7 +51,7 @@ void arena_destroy(struct arena *a)
 
 void arena_reset(struct arena *a, unsigned int users)
 {
-	memset(a->base, 0, sizeof(struct arena_header) +
+	memset(a->base, 0, arena_slots_offset(a) +
 			   (size_t)users * a->slot_stride);
 }
 

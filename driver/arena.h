@@ -21,6 +21,12 @@ struct arena_header {
 	char pad2[CACHE_LINE - sizeof(uint32_t)];
 } __attribute__((aligned(CACHE_LINE)));
 
+/* Why a mix entry was skipped: written once, by the first user to skip it. */
+struct entry_skip {
+	uint32_t claimed;
+	char reason[USER_REASON_LEN - sizeof(uint32_t)];
+};
+
 /* One mix entry's counters in one user's slot; single writer. */
 struct entry_counters {
 	uint64_t ops;
@@ -46,7 +52,17 @@ struct arena {
 	unsigned int max_users;
 	size_t n_entries;
 	struct arena_header *hdr;
+	struct entry_skip *skips;	/* [n_entries] */
 };
+
+/* Where the user slots start: after the header and the skip reasons. */
+static inline size_t arena_slots_offset(const struct arena *a)
+{
+	size_t skips = a->n_entries * sizeof(struct entry_skip);
+
+	return sizeof(struct arena_header) +
+	       (skips + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+}
 
 int arena_create(struct arena *a, unsigned int max_users, size_t n_entries);
 void arena_destroy(struct arena *a);
@@ -56,7 +72,7 @@ void arena_reset(struct arena *a, unsigned int users);
 static inline struct user_slot *arena_slot(const struct arena *a,
 					   unsigned int user)
 {
-	return (struct user_slot *)((char *)a->base + sizeof(struct arena_header) +
+	return (struct user_slot *)((char *)a->base + arena_slots_offset(a) +
 				    (size_t)user * a->slot_stride);
 }
 

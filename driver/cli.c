@@ -45,7 +45,7 @@ static const struct run_option run_options[] = {
 	{ "increment", required_argument, 'i', "N",
 	  "users added per level (default 100)" },
 	{ "levels", required_argument, OPT_LEVELS, "LIST",
-	  "run exactly these levels, e.g. 1,2,4,8 (instead of -s/-e/-i)" },
+	  "run exactly these levels, e.g. 1,2,4,8\n(instead of -s/-e/-i)" },
 	{ "runtime", required_argument, 't', "SECONDS",
 	  "measured window per level (default 10)" },
 	{ "warmup", required_argument, 'w', "SECONDS",
@@ -190,8 +190,10 @@ static int ramp_levels(struct run_params *p)
 	if (p->end_users < p->start_users)
 		return usage_error("end %u is below start %u", p->end_users,
 				   p->start_users);
-	if (p->increment == 0)
+	if (p->increment == 0 && p->end_users > p->start_users)
 		return usage_error("-i/--increment: 0 would never reach the end");
+	if (p->increment == 0)
+		p->increment = 1;
 	n = (p->end_users - p->start_users) / p->increment + 1;
 	if (n > MAX_LEVELS)
 		return usage_error("%zu levels from %u to %u by %u: at most %d",
@@ -206,28 +208,44 @@ static int ramp_levels(struct run_params *p)
 	return 0;
 }
 
+/* The command line as a shell would need it: arguments with anything
+ * but plain characters in single quotes. */
 static char *join_args(int argc, char **argv)
 {
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789-_./,:=+@%";
 	size_t len = sizeof("aimsweep");
-	char *s;
+	char *s, *w;
 
 	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
+		len += 4 * strlen(argv[i]) + 3;
 	s = malloc(len);
 	if (!s)
 		return NULL;
-	strcpy(s, "aimsweep");
+	w = s + sprintf(s, "aimsweep");
 	for (int i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
+		const char *a = argv[i];
+
+		*w++ = ' ';
+		if (*a && strspn(a, plain) == strlen(a)) {
+			w = stpcpy(w, a);
+			continue;
+		}
+		*w++ = '\'';
+		for (; *a; a++)
+			w = *a == '\'' ? stpcpy(w, "'\\''") : (*w = *a, w + 1);
+		*w++ = '\'';
+		*w = '\0';
 	}
+	*w = '\0';
 	return s;
 }
 
 int cli_parse_run(int argc, char **argv, struct run_params *p)
 {
 	struct option longopts[N_RUN_OPTIONS + 1];
-	char shortopts[64] = "+";
+	char shortopts[64] = ":";	/* ":": a missing value returns ':' */
 	bool ramp_given = false;
 	uint64_t seed, number;
 	int c, rc;

@@ -1,5 +1,6 @@
 /* driver/collector.c: turns two counter snapshots into a level result. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,8 +75,11 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 			j->errors += errs;
 			if (errs)
 				j->last_errno = slot->counters[e].last_errno;
-			if (slot->counters[e].skipped)
+			if (slot->counters[e].skipped) {
 				j->skipped = true;
+				snprintf(j->skip_reason, sizeof(j->skip_reason),
+					 "%s", a->skips[e].reason);
+			}
 			user_ops += ops;
 		}
 		level->ops += user_ops;

@@ -61,10 +61,11 @@ static int cmp_str(const void *a, const void *b)
 
 static void list_workfiles(FILE *f)
 {
-	char dirs[4][4096], path[8192], title[256];
-	size_t n = workfile_dirs(dirs, 4);
+	char dirs[PATHS_MAX_DIRS][4096], path[8192], title[256];
+	size_t n = workfile_dirs(dirs, PATHS_MAX_DIRS), shown = 0;
 
-	/* The first directory that exists is the one a name resolves to. */
+	/* In lookup order: a name resolves to the first directory that has
+	 * it (after the current directory). */
 	for (size_t i = 0; i < n; i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *de;
@@ -94,9 +95,10 @@ static void list_workfiles(FILE *f)
 				" (default)" : "");
 			free(names[k]);
 		}
-		return;
+		shown++;
 	}
-	fprintf(f, "# no workfile directory found\n");
+	if (!shown)
+		fprintf(f, "# no workfile directory found\n");
 }
 
 int list_main(int argc, char **argv)

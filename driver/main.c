@@ -49,7 +49,7 @@ static int run_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (workfile_load(p.workfile_path, &mix, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		msg_error("%s", err);
 		params_free(&p);
 		return EXIT_USAGE;
 	}

@@ -64,13 +64,13 @@ static bool is_regular(const char *path)
 
 char *workfile_resolve(const char *arg, char *err, size_t errlen)
 {
-	char dirs[4][4096], path[PATH_MAX + 8];
+	char dirs[PATHS_MAX_DIRS][4096], path[PATH_MAX + 8];
 	size_t n, used = 0;
 
 	/* A path, or a file of that name here, is taken as it is. */
 	if (strchr(arg, '/') || is_regular(arg))
 		return strdup(arg);
-	n = workfile_dirs(dirs, 4);
+	n = workfile_dirs(dirs, PATHS_MAX_DIRS);
 	for (size_t i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dirs[i], arg);
 		if (is_regular(path))

@@ -137,7 +137,7 @@ static void add_mix(struct builder *b, cJSON *root, const struct mix *m)
 			add_num(b, so, "count", s->per_op);
 		}
 		if (j->setup)
-			add_str(b, e, "untimed_setup", j->setup);
+			add_str(b, e, "setup_per_op", j->setup);
 	}
 }
 
@@ -184,8 +184,11 @@ static void add_level(struct builder *b, cJSON *levels,
 		add_num(b, jo, "errors", (double)j->errors);
 		if (j->errors)
 			add_str(b, jo, "last_errno", errno_name(j->last_errno));
-		if (j->skipped && !cJSON_AddTrueToObject(jo, "skipped"))
-			b->failed = 1;
+		if (j->skipped) {
+			if (!cJSON_AddTrueToObject(jo, "skipped"))
+				b->failed = 1;
+			add_str(b, jo, "skip_reason", j->skip_reason);
+		}
 	}
 }
 
@@ -272,7 +275,7 @@ int result_write(const struct run_result *r, const char *path, char *err,
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		rc = errno;
-		snprintf(err, errlen, "cannot create %s: %s", tmp, strerror(rc));
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(rc));
 		goto out;
 	}
 	rc = write_all(fd, text, strlen(text));

@@ -52,10 +52,12 @@ void report_text_summary(FILE *f, const struct run_result *r)
 
 	for (size_t i = 0; i < r->n_levels; i++)
 		ok += r->levels[i].status == LEVEL_OK;
-	fprintf(f, "# %zu levels ok, %zu failed", ok, r->n_levels - ok);
+	fprintf(f, "# %zu level%s ok, %zu failed", ok, ok == 1 ? "" : "s",
+		r->n_levels - ok);
 	if (peak >= 0)
-		fprintf(f, "; peak %.1f jobs/min at %u users",
-			r->levels[peak].jobs_per_min, r->levels[peak].users);
+		fprintf(f, "; peak %.1f jobs/min at %u user%s",
+			r->levels[peak].jobs_per_min, r->levels[peak].users,
+			r->levels[peak].users == 1 ? "" : "s");
 	if (r->status == RUN_INTERRUPTED)
 		fprintf(f, "; interrupted");
 	fputc('\n', f);

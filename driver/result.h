@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "driver/arena.h"
 #include "driver/host.h"
 #include "driver/params.h"
 #include "driver/workfile.h"
@@ -19,7 +20,8 @@ struct job_result {
 	uint64_t ops;		/* inside the window */
 	uint64_t errors;	/* inside the window */
 	int last_errno;		/* of the last error, 0 when none */
-	bool skipped;		/* the job could not run here (reason in level) */
+	bool skipped;		/* the job could not run here */
+	char skip_reason[USER_REASON_LEN];
 	double ops_per_sec;
 };
 

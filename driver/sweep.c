@@ -49,6 +49,7 @@ static void install_signal_handlers(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	/* A closed stdout must not kill the driver before it cleans up. */
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -79,8 +80,15 @@ static int make_result_dir(struct sweep *s, char *err, size_t errlen)
 	}
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	strftime(s->result.started_at, sizeof(s->result.started_at),
-		 "%Y-%m-%dT%H:%M:%S%z", &tm);
+	/* RFC 3339: the offset needs its colon, which %z leaves out. */
+	n = (int)strftime(s->result.started_at, sizeof(s->result.started_at) - 1,
+			  "%Y-%m-%dT%H:%M:%S%z", &tm);
+	if (n >= 5) {
+		char *off = s->result.started_at + n - 2;
+
+		memmove(off + 1, off, 3);
+		*off = ':';
+	}
 	for (int i = 1; i < 1000; i++) {
 		if (i == 1)
 			n = snprintf(s->result_dir, sizeof(s->result_dir),
@@ -95,7 +103,7 @@ static int make_result_dir(struct sweep *s, char *err, size_t errlen)
 		}
 		if (mkdir(s->result_dir, 0755) == 0)
 			break;
-		if (errno != EEXIST) {
+		if (errno != EEXIST || i == 999) {
 			snprintf(err, errlen, "cannot create %s: %s",
 				 s->result_dir, strerror(errno));
 			return -1;
@@ -240,19 +248,6 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	host_probe(&s.result.host);
 
 	install_signal_handlers();
-	scratch_remove_stale(p->scratch_base);
-	if (make_result_dir(&s, err, sizeof(err))) {
-		msg_error("%s", err);
-		return EXIT_USAGE;
-	}
-	/* Writing the empty result now proves the output directory works
-	 * before any level runs. */
-	if (write_result(&s))
-		return EXIT_USAGE;
-	if (scratch_create(&s.scratch, p->scratch_base, err, sizeof(err))) {
-		msg_error("%s", err);
-		return EXIT_USAGE;
-	}
 	rc = arena_create(&s.arena, max_users, mix->n_entries);
 	if (!rc)
 		rc = snapshot_alloc(&s.t0, max_users, mix->n_entries);
@@ -262,6 +257,23 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 		msg_error("cannot allocate counters for %u users: %s",
 			  max_users, strerror(rc));
 		status = EXIT_RUN_FAILED;
+		goto out;
+	}
+	scratch_remove_stale(p->scratch_base);
+	if (scratch_create(&s.scratch, p->scratch_base, err, sizeof(err))) {
+		msg_error("%s", err);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	/* Writing the empty result now proves the output directory works
+	 * before any level runs. */
+	if (make_result_dir(&s, err, sizeof(err))) {
+		msg_error("%s", err);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (write_result(&s)) {
+		status = EXIT_USAGE;
 		goto out;
 	}
 

@@ -81,6 +81,7 @@ static uint16_t *user_schedule(const struct mix *mix,
 	size_t n = 0, k = 0;
 	uint16_t *order, tmp;
 
+	*len = 0;
 	for (size_t e = 0; e < mix->n_entries; e++)
 		if (entries[e].ready)
 			div = gcd(mix->entries[e].weight, div);
@@ -89,6 +90,7 @@ static uint16_t *user_schedule(const struct mix *mix,
 	for (size_t e = 0; e < mix->n_entries; e++)
 		if (entries[e].ready)
 			n += mix->entries[e].weight / div;
+	*len = n;
 	order = malloc(n * sizeof(*order));
 	if (!order)
 		return NULL;
@@ -232,7 +234,14 @@ static void user_main(struct level_users *lu, unsigned int user)
 		reason[0] = '\0';
 		rc = job->init(&ctx, &entries[e].state);
 		if (rc == JOB_SKIPPED) {
+			struct entry_skip *skip = &lu->arena->skips[e];
+
 			slot->counters[e].skipped = 1;
+			if (!__atomic_exchange_n(&skip->claimed, 1,
+						 __ATOMIC_ACQ_REL))
+				snprintf(skip->reason, sizeof(skip->reason),
+					 "%s", reason[0] ? reason :
+					 "the job cannot run here");
 			continue;
 		}
 		if (rc)
@@ -242,14 +251,22 @@ static void user_main(struct level_users *lu, unsigned int user)
 		entries[e].ready = true;
 	}
 	order = user_schedule(mix, entries, seed, &len);
+	if (!order && len)
+		user_fail(slot, USER_EXIT_SETUP, "out of memory for the job order");
 
 	__atomic_add_fetch(&lu->arena->hdr->ready, 1, __ATOMIC_RELEASE);
 	gate_wake_one(&lu->arena->hdr->ready);
 	gate_wait(&lu->arena->hdr->gate);
 
 	user_test_fault(lu, user);
-	if (order)
+	if (order) {
 		user_loop(lu->arena->hdr, entries, order, len);
+	} else {
+		/* Every job was skipped: nothing to run, but leaving early
+		 * would look like a user that died. */
+		while (!__atomic_load_n(&lu->arena->hdr->stop, __ATOMIC_RELAXED))
+			usleep(10000);
+	}
 	for (size_t e = 0; e < mix->n_entries; e++)
 		if (entries[e].ready && entries[e].job->fini)
 			entries[e].job->fini(entries[e].state);
@@ -314,8 +331,8 @@ int users_start(struct level_users *lu)
 			int err = errno;
 
 			describe_nproc(limit, sizeof(limit));
-			level_fail(lu, "cannot fork user %u of %u: %s (%s)",
-				   u + 1, lu->users, strerror(err), limit);
+			level_fail(lu, "cannot fork user %u: %s after %u of %u users (%s)",
+				   u, strerror(err), u, lu->users, limit);
 			return -1;
 		}
 		lu->pids[u] = pid;

@@ -278,12 +278,17 @@ int workfile_parse(const char *path, const char *text, size_t len,
 		parse_error(&p, "holds NUL bytes: not a text workfile");
 		return -1;
 	}
+	/* A UTF-8 byte order mark is not part of the first line. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		text += 3;
 	for (line = text; line < end; line = nl + 1) {
 		p.line++;
 		nl = memchr(line, '\n', (size_t)(end - line));
 		if (!nl)
 			nl = end;
 		n = (size_t)(nl - line);
+		if (n && line[n - 1] == '\r')
+			n--;
 		if (n >= sizeof(buf)) {
 			parse_error(&p, "line longer than %zu characters",
 				    sizeof(buf) - 1);
@@ -293,6 +298,8 @@ int workfile_parse(const char *path, const char *text, size_t len,
 		buf[n] = '\0';
 		if (parse_line(&p, buf))
 			goto fail;
+		if (nl == end)
+			break;
 	}
 	p.line = 0;
 	if (!mix->n_entries) {
@@ -320,7 +327,9 @@ int workfile_load(const char *path, struct mix *mix, char *err, size_t errlen)
 	int fd, rc = -1;
 
 	memset(mix, 0, sizeof(*mix));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; the
+	 * regular-file check below then refuses it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: cannot open workfile: %s", path,
 			 strerror(errno));

@@ -9,8 +9,8 @@
 
 #include "jobs/catalog.h"
 
-/* Files a creat or unlink user keeps at most; bounds disk and inode use. */
-#define FILE_BATCH 256
+/* Files a creat user keeps at most; bounds disk and inode use. */
+#define CREAT_KEEP 16
 
 /* Use the creat and unlink syscalls themselves where the ABI has them, so
  * that what strace shows is what the job name says. */
@@ -38,9 +38,7 @@ struct file_state {
 	char tag;		/* which job: each names its files apart */
 	unsigned long next;	/* sequence number of the next file */
 	unsigned long live;	/* files that exist now */
-	int fd;			/* creat: the descriptor of the last op */
-	int fds[FILE_BATCH];	/* close: descriptors waiting to be closed */
-	unsigned int nfds;
+	int fd;			/* creat, close: the descriptor of the op */
 };
 
 /* Names carry the job and the user index, so that the jobs of one user,
@@ -89,8 +87,6 @@ static void file_fini(void *state)
 
 	if (st->fd >= 0)
 		close(st->fd);
-	while (st->nfds)
-		close(st->fds[--st->nfds]);
 	file_unlink_live(st);
 	free(st);
 }
@@ -105,23 +101,26 @@ static int unlink_init(const struct job_ctx *ctx, void **state)
 	return file_init(ctx, state, 'u');
 }
 
-static int close_init(const struct job_ctx *ctx, void **state)
-{
-	return file_init(ctx, state, 'k');
-}
-
 /* creat: the op is one creat() of a new file. Closing the previous op's
- * descriptor and removing a full batch of files happen in prepare(). */
+ * descriptor and removing the oldest file, once CREAT_KEEP exist, happen
+ * in prepare(): one close and one unlink per op, never a batch, so that
+ * every op is short even when thousands of users share a directory. */
 static int creat_prepare(void *state)
 {
 	struct file_state *st = state;
+	char path[PATH_MAX];
 
 	if (st->fd >= 0) {
 		close(st->fd);
 		st->fd = -1;
 	}
-	if (st->live >= FILE_BATCH)
-		return file_unlink_live(st);
+	if (st->live < CREAT_KEEP)
+		return 0;
+	if (file_name(st, st->next - st->live, path, sizeof(path)))
+		return ENAMETOOLONG;
+	st->live--;
+	if (sys_unlink(path) && errno != ENOENT)
+		return errno;
 	return 0;
 }
 
@@ -140,8 +139,8 @@ static int creat_run(void *state)
 	return 0;
 }
 
-/* unlink: the op is one unlink() of an existing file. When none is left,
- * prepare() creates a batch of empty files for the next ops to remove. */
+/* unlink: the op is one unlink() of an existing file, which prepare()
+ * creates (creat + close) right before. */
 static int unlink_prepare(void *state)
 {
 	struct file_state *st = state;
@@ -150,16 +149,14 @@ static int unlink_prepare(void *state)
 
 	if (st->live)
 		return 0;
-	for (unsigned int i = 0; i < FILE_BATCH; i++) {
-		if (file_name(st, st->next, path, sizeof(path)))
-			return ENAMETOOLONG;
-		fd = sys_creat(path, 0600);
-		if (fd < 0)
-			return errno;
-		close(fd);
-		st->next++;
-		st->live++;
-	}
+	if (file_name(st, st->next, path, sizeof(path)))
+		return ENAMETOOLONG;
+	fd = sys_creat(path, 0600);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	st->next++;
+	st->live++;
 	return 0;
 }
 
@@ -178,43 +175,50 @@ static int unlink_run(void *state)
 	return 0;
 }
 
-/* close: the op is one close() of a descriptor that holds the last
- * reference to its open file, so the kernel really releases the file.
- * prepare() opens a batch of descriptors on a file of the user's. */
+/* close: the op is one close() of a descriptor that holds the only
+ * reference to its open file, so the kernel really releases the file
+ * (unlike close(dup(fd))). prepare() opens it on a file made at init. */
+static int close_init(const struct job_ctx *ctx, void **state)
+{
+	struct file_state *st;
+	char path[PATH_MAX];
+	int rc, fd;
+
+	rc = file_init(ctx, state, 'k');
+	if (rc)
+		return rc;
+	st = *state;
+	if (file_name(st, 0, path, sizeof(path)))
+		return ENAMETOOLONG;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	st->next = 1;
+	st->live = 1;
+	return 0;
+}
+
 static int close_prepare(void *state)
 {
 	struct file_state *st = state;
 	char path[PATH_MAX];
-	int fd;
 
-	if (st->nfds)
+	if (st->fd >= 0)
 		return 0;
 	if (file_name(st, 0, path, sizeof(path)))
 		return ENAMETOOLONG;
-	if (!st->live) {
-		fd = sys_creat(path, 0600);
-		if (fd < 0)
-			return errno;
-		close(fd);
-		st->next = 1;
-		st->live = 1;
-	}
-	while (st->nfds < FILE_BATCH) {
-		fd = open(path, O_RDONLY | O_NOFOLLOW);
-		if (fd < 0)
-			return errno;
-		st->fds[st->nfds++] = fd;
-	}
-	return 0;
+	st->fd = open(path, O_RDONLY | O_NOFOLLOW);
+	return st->fd < 0 ? errno : 0;
 }
 
 static int close_run(void *state)
 {
 	struct file_state *st = state;
+	int fd = st->fd;
 
-	if (!st->nfds)
-		return EBADF;
-	if (close(st->fds[--st->nfds]))
+	st->fd = -1;
+	if (close(fd))
 		return errno;
 	return 0;
 }
@@ -227,8 +231,8 @@ const struct job job_creat = {
 	.summary = "create a new empty file in the scratch directory",
 	.syscalls = (const struct job_syscall[]){
 		{ "creat", 1 }, { "close", 1 }, { "unlink", 1 }, { NULL, 0 } },
-	.setup = "closes the previous op's descriptor; removes the files in "
-		 "batches of 256",
+	.setup = "closes the previous op's descriptor; unlinks the oldest of "
+		 "the user's 16 newest files",
 	.init = creat_init,
 	.prepare = creat_prepare,
 	.run = creat_run,
@@ -243,7 +247,7 @@ const struct job job_unlink = {
 	.summary = "remove an existing empty file from the scratch directory",
 	.syscalls = (const struct job_syscall[]){
 		{ "unlink", 1 }, { "creat", 1 }, { "close", 1 }, { NULL, 0 } },
-	.setup = "creates the files to remove in batches of 256",
+	.setup = "creates (creat + close) the file the op removes",
 	.init = unlink_init,
 	.prepare = unlink_prepare,
 	.run = unlink_run,
@@ -258,7 +262,7 @@ const struct job job_close = {
 	.summary = "close the last descriptor of an open file",
 	.syscalls = (const struct job_syscall[]){
 		{ "close", 1 }, { "openat", 1 }, { NULL, 0 } },
-	.setup = "opens the descriptors to close in batches of 256",
+	.setup = "opens the descriptor the op closes",
 	.init = close_init,
 	.prepare = close_prepare,
 	.run = close_run,

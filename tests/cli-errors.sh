@@ -1,0 +1,74 @@
+# tests/cli-errors.sh: nonsense options and bad input are refused with exit 2 before anything runs.
+. "$(dirname "$0")/lib.sh"
+
+# refused "MESSAGE" ARGS...: exit status 2, MESSAGE on stderr, nothing run.
+refused() {
+	local message=$1
+	shift
+	expect_status 2 run_aimsweep "$@"
+	expect_stderr "$message"
+	[ -z "$(ls -A "$out")" ] || fail "something was written for: $*"
+	check_scratch_empty
+}
+
+wf=$test_dir/wf
+printf '1 getppid\n' >"$wf"
+r="run -d $scratch -o $out -t 1 -w 0"
+
+refused "0 users" $r -s 0 "$wf"
+refused "0 users" $r --levels 1,0 "$wf"
+refused "end 100 is below start 200" $r -s 200 -e 100 "$wf"
+refused "increment: 0 would never" $r -i 0 "$wf"
+refused "not a number of users" $r -s -5 "$wf"
+refused "not a number of users" $r -e 99999999999999999999 "$wf"
+refused "not a number of users" $r --levels 1,x "$wf"
+refused "trailing comma" $r --levels 1,2, "$wf"
+refused "do not mix" $r --levels 1,2 -s 1 "$wf"
+refused "not a time in seconds" run -t 0 "$wf"
+refused "not a time in seconds" run -t abc "$wf"
+refused "not a time in seconds" run -w -1 "$wf"
+refused "unknown option --frobnicate" $r --frobnicate "$wf"
+refused "unknown option -Q" $r -Q "$wf"
+refused "needs a value" $r "$wf" -t
+refused "one workfile at most" $r "$wf" "$wf"
+refused "not shared or per-user" $r --layout both "$wf"
+refused "not a whole number" $r --seed -1 "$wf"
+refused "unknown command 'frob'" frob
+refused "Usage: aimsweep" 
+
+# Levels the machine cannot hold are refused with the limit's numbers.
+refused "kernel.pid_max is" $r --levels 1,999999 "$wf"
+
+# Workfiles: missing, not found by name, bad content.
+refused "cannot open workfile" $r "$test_dir/missing"
+refused "no workfile 'no-such-mix'" $r no-such-mix
+printf '10 getppd\n' >"$wf"
+refused "wf:1: unknown job 'getppd'; did you mean 'getppid'?" $r "$wf"
+printf '# nothing\n\n' >"$wf"
+refused "no jobs" $r "$wf"
+printf '1 getppid\n0 brk\n' >"$wf"
+refused "wf:2: weight of 'brk' is 0" $r "$wf"
+printf '\0\1\2' >"$wf"
+refused "NUL bytes" $r "$wf"
+printf '1 getppid\n' >"$wf"
+
+# Directories: a missing output parent, a missing or read-only scratch.
+refused "cannot create output directory $test_dir/no/such" \
+	run -d "$scratch" -o "$test_dir/no/such" "$wf"
+refused "scratch directory $test_dir/nodir" \
+	run -d "$test_dir/nodir" -o "$out" "$wf"
+if [ "$(id -u)" != 0 ]; then
+	mkdir "$test_dir/ro" && chmod 555 "$test_dir/ro"
+	refused "not writable" run -d "$test_dir/ro" -o "$out" "$wf"
+fi
+
+# Help and version work and exit 0.
+expect_status 0 run_aimsweep run --help
+grep -q -- '--levels LIST' "$test_dir/stdout" || fail "run --help lacks --levels"
+expect_status 0 run_aimsweep --help
+expect_status 0 run_aimsweep version
+grep -q '^aimsweep [0-9]' "$test_dir/stdout" || fail "no version"
+expect_status 0 run_aimsweep list
+grep -q 'getppid' "$test_dir/stdout" || fail "list lacks getppid"
+grep -q 'syscall-mix .*(default)' "$test_dir/stdout" || fail "list lacks workfiles"
+pass

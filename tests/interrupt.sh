@@ -1,0 +1,47 @@
+# tests/interrupt.sh: SIGINT and SIGTERM mid-run keep finished levels and leave nothing behind.
+. "$(dirname "$0")/lib.sh"
+
+printf '1 getppid\n1 creat\n' >"$test_dir/wf"
+
+# interrupt SIGNAL STATUS: signal the driver during the third level.
+interrupt() {
+	sig=$1 want=$2
+	rm -rf "$out"/*
+	# Not through a shell function: $! must be the driver itself (env
+	# execs it), and a background subshell would ignore SIGINT.
+	env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --levels 1,2,3,4,5 -t 2 \
+		-w 1 -d "$scratch" -o "$out" "$test_dir/wf" \
+		>"$test_dir/stdout" 2>"$test_dir/stderr" &
+	pid=$!
+	# Two finished levels are on disk before the third starts; then wait
+	# into its window.
+	for i in $(seq 1 200); do
+		json=$(latest_result)
+		if [ -n "$json" ] && [ -f "$json" ] &&
+		    [ "$(jq '.levels | length' "$json" 2>/dev/null)" = 2 ]; then
+			break
+		fi
+		sleep 0.1
+	done
+	[ "$(jq '.levels | length' "$json")" = 2 ] || fail "$sig: never saw 2 levels"
+	sleep 1.5
+	start=$(date +%s%N)
+	kill -"$sig" "$pid"
+	wait "$pid"
+	got=$?
+	elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+	[ "$got" = "$want" ] || fail "$sig: exit status $got, want $want"
+	[ "$elapsed_ms" -lt 2000 ] || fail "$sig: took $elapsed_ms ms to exit"
+	jq_check "$json" '.status == "interrupted"' "$sig: status"
+	jq_check "$json" ".interrupted_by == \"SIG$sig\"" "$sig: interrupted_by"
+	jq_check "$json" '[.levels[].users] == [1, 2]' "$sig: exactly the finished levels"
+	jq_check "$json" '[.levels[].status] == ["ok", "ok"]' "$sig: finished levels ok"
+	grep -q "interrupted by SIG$sig" "$test_dir/stderr" || fail "$sig: no message"
+	check_no_processes
+	check_scratch_empty
+}
+
+interrupt INT 130
+interrupt TERM 143
+interrupt HUP 129
+pass

@@ -1,0 +1,107 @@
+# tests/lib.sh: shared setup and checks for the shell tests (sourced).
+#
+# Each test gets its own directory, scratch and output directories, and a
+# tag that aimsweep (run through run_aimsweep) passes on to everything it
+# starts, so that any process it leaves behind can be found even when tests
+# run in parallel.
+
+set -u
+
+: "${AIMSWEEP:?run through make check, which sets AIMSWEEP}"
+test_name=$(basename "$0" .sh)
+test_dir=$(pwd)/tests/$test_name.tmp
+scratch=$test_dir/scratch
+out=$test_dir/out
+tag="$test_name-$$"
+
+rm -rf "$test_dir"
+mkdir -p "$scratch" "$out"
+
+cleanup() {
+	# Never leave a process of this test behind, even when it failed.
+	for pid in $(tagged_pids); do
+		kill -9 "$pid" 2>/dev/null
+	done
+	if [ "${failed:-0}" = 0 ]; then
+		rm -rf "$test_dir"
+	fi
+}
+trap cleanup EXIT
+
+fail() {
+	failed=1
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+pass() {
+	echo "PASS: $test_name"
+	exit 0
+}
+
+need() {
+	command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"
+}
+
+# aimsweep with this test's tag in its environment; only it and what it
+# starts carry the tag, never the test's own shells.
+run_aimsweep() {
+	env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" "$@"
+}
+
+# Processes that carry this test's tag: the driver, its users and theirs.
+tagged_pids() {
+	for env in /proc/[0-9]*/environ; do
+		pid=${env#/proc/}
+		pid=${pid%/environ}
+		if grep -qszx "AIMSWEEP_TEST_TAG=$tag" "$env"; then
+			echo "$pid"
+		fi
+	done
+}
+
+check_no_processes() {
+	left=$(tagged_pids)
+	[ -z "$left" ] || fail "processes left behind: $left"
+}
+
+check_scratch_empty() {
+	left=$(ls -A "$scratch")
+	[ -z "$left" ] || fail "scratch directory not empty: $left"
+}
+
+# The result.json of the newest run in $out.
+latest_result() {
+	ls -td "$out"/*/ 2>/dev/null | head -n 1 | sed 's|/$|/result.json|'
+}
+
+# jq_check FILE FILTER MESSAGE: FILTER must output true.
+jq_check() {
+	v=$(jq -e "$2" "$1" 2>&1) || fail "$3 (jq: $2 gave: $v)"
+}
+
+# expect_status WANT CMD...: runs CMD, checks its exit status.
+expect_status() {
+	local want_status=$1 got_status
+	shift
+	"$@" >"$test_dir/stdout" 2>"$test_dir/stderr"
+	got_status=$?
+	[ "$got_status" = "$want_status" ] || {
+		cat "$test_dir/stderr" >&2
+		fail "exit status $got_status, want $want_status: $*"
+	}
+}
+
+expect_stderr() {
+	grep -q -- "$1" "$test_dir/stderr" || {
+		cat "$test_dir/stderr" >&2
+		fail "stderr lacks '$1'"
+	}
+}
+
+need jq

@@ -1,0 +1,21 @@
+# tests/sweep-syscall-mix.sh: a 2-level sweep of syscall-mix, checked field by field.
+. "$(dirname "$0")/lib.sh"
+
+# The field-by-field check that the sweep tests share.
+. "$(dirname "$0")/check-result.sh"
+
+expect_status 0 run_aimsweep run --levels 1,2 -t 1 -w 0.5 -d "$scratch" \
+	-o "$out" --seed 42 syscall-mix
+json=$(latest_result)
+[ -f "$json" ] || fail "no result.json in $out"
+check_ok_result "$json" syscall-mix "1,2" per-user \
+	"creat unlink close brk kill"
+
+# The table: a header naming the workfile and one row per level.
+grep -q 'workfile syscall-mix' "$test_dir/stdout" || fail "no header"
+rows=$(grep -cE '^ +[0-9]+ +[0-9.]+ ' "$test_dir/stdout")
+[ "$rows" = 2 ] || fail "$rows table rows, want 2"
+
+check_no_processes
+check_scratch_empty
+pass

@@ -1,0 +1,387 @@
+/* tests/unit_stats.c: unit tests of the statistics and of the collector. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "driver/arena.h"
+#include "driver/collector.h"
+#include "driver/result.h"
+#include "driver/stats.h"
+#include "driver/util.h"
+#include "driver/workfile.h"
+#include "jobs/job.h"
+#include "tests/test.h"
+
+#define EPS 1e-9
+
+static void test_summarize_empty(void)
+{
+	struct summary s;
+
+	memset(&s, 0xff, sizeof(s));	/* garbage that must be cleared */
+	CHECK_EQ_INT(stats_summarize(NULL, 0, &s), 0);
+	CHECK_NEAR(s.min, 0, 0);
+	CHECK_NEAR(s.max, 0, 0);
+	CHECK_NEAR(s.mean, 0, 0);
+	CHECK_NEAR(s.median, 0, 0);
+	CHECK_NEAR(s.stddev, 0, 0);
+}
+
+static void test_summarize_one(void)
+{
+	const double v[] = { 42.5 };
+	struct summary s;
+
+	CHECK_EQ_INT(stats_summarize(v, 1, &s), 0);
+	CHECK_NEAR(s.min, 42.5, 0);
+	CHECK_NEAR(s.max, 42.5, 0);
+	CHECK_NEAR(s.mean, 42.5, 0);
+	CHECK_NEAR(s.median, 42.5, 0);
+	/* The sample stddev is undefined for one value; the header says 0. */
+	CHECK_NEAR(s.stddev, 0, 0);
+}
+
+static void test_summarize_odd(void)
+{
+	/* Unsorted on purpose: the median is of the sorted values. */
+	double v[] = { 3, 1, 2 };
+	struct summary s;
+
+	CHECK_EQ_INT(stats_summarize(v, 3, &s), 0);
+	CHECK_NEAR(s.min, 1, 0);
+	CHECK_NEAR(s.max, 3, 0);
+	CHECK_NEAR(s.mean, 2, EPS);
+	CHECK_NEAR(s.median, 2, 0);
+	/* Deviations -1, 0, 1: squares sum to 2, over n - 1 = 2: 1. */
+	CHECK_NEAR(s.stddev, 1, EPS);
+	/* The caller's array is left as it was. */
+	CHECK(v[0] == 3 && v[1] == 1 && v[2] == 2);
+}
+
+static void test_summarize_even(void)
+{
+	const double v[] = { 4, 1, 3, 2 };
+	struct summary s;
+
+	CHECK_EQ_INT(stats_summarize(v, 4, &s), 0);
+	CHECK_NEAR(s.min, 1, 0);
+	CHECK_NEAR(s.max, 4, 0);
+	CHECK_NEAR(s.mean, 2.5, EPS);
+	/* Even n: the mean of the two middle values, (2 + 3) / 2. */
+	CHECK_NEAR(s.median, 2.5, EPS);
+	/* Squares 2.25 + 2.25 + 0.25 + 0.25 = 5, over 3: sqrt(5/3). */
+	CHECK_NEAR(s.stddev, 1.2909944487358056, EPS);
+}
+
+static void test_summarize_textbook(void)
+{
+	/* The textbook set: mean 5, squared deviations sum to 32. */
+	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct summary s;
+
+	CHECK_EQ_INT(stats_summarize(v, 8, &s), 0);
+	CHECK_NEAR(s.min, 2, 0);
+	CHECK_NEAR(s.max, 9, 0);
+	CHECK_NEAR(s.mean, 5, EPS);
+	CHECK_NEAR(s.median, 4.5, EPS);
+	/* Sample stddev sqrt(32 / 7), not the population one, 2. */
+	CHECK_NEAR(s.stddev, 2.138089935299395, EPS);
+}
+
+static void test_summarize_negative(void)
+{
+	const double v[] = { -1, -3 };
+	struct summary s;
+
+	CHECK_EQ_INT(stats_summarize(v, 2, &s), 0);
+	CHECK_NEAR(s.min, -3, 0);
+	CHECK_NEAR(s.max, -1, 0);
+	CHECK_NEAR(s.mean, -2, EPS);
+	CHECK_NEAR(s.median, -2, EPS);
+	CHECK_NEAR(s.stddev, sqrt(2), EPS);
+}
+
+static void test_summarize_all_equal(void)
+{
+	const double v[] = { 7, 7, 7, 7, 7 };
+	struct summary s;
+
+	CHECK_EQ_INT(stats_summarize(v, 5, &s), 0);
+	CHECK_NEAR(s.min, 7, 0);
+	CHECK_NEAR(s.max, 7, 0);
+	CHECK_NEAR(s.mean, 7, EPS);
+	CHECK_NEAR(s.median, 7, 0);
+	CHECK_NEAR(s.stddev, 0, EPS);
+}
+
+static void test_jti(void)
+{
+	const double equal[] = { 1000, 1000, 1000 };
+	const double spread[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	/* mean 25, stddev 50: 100 * (1 - 2) is below zero. */
+	const double starved[] = { 0, 0, 0, 100 };
+	const double idle[] = { 0, 0, 0 };
+	struct summary s;
+
+	stats_summarize(equal, 3, &s);
+	CHECK_NEAR(stats_jti(&s), 100, EPS);
+
+	/* 100 * (1 - sqrt(32/7) / 5) */
+	stats_summarize(spread, 8, &s);
+	CHECK_NEAR(stats_jti(&s), 57.23820129401209, 1e-7);
+
+	stats_summarize(starved, 4, &s);
+	CHECK_NEAR(s.stddev, 50, EPS);
+	CHECK_NEAR(stats_jti(&s), 0, 0);
+
+	/* No work at all: no fairness to speak of, and no division by 0. */
+	stats_summarize(idle, 3, &s);
+	CHECK_NEAR(stats_jti(&s), 0, 0);
+	CHECK(!isnan(stats_jti(&s)));
+
+	/* One user is trivially fair. */
+	stats_summarize(equal, 1, &s);
+	CHECK_NEAR(stats_jti(&s), 100, EPS);
+
+	/* Hand-made summaries: the formula and both clamps. */
+	s = (struct summary){ .mean = 10, .stddev = 0 };
+	CHECK_NEAR(stats_jti(&s), 100, EPS);
+	s = (struct summary){ .mean = 10, .stddev = 2.5 };
+	CHECK_NEAR(stats_jti(&s), 75, EPS);
+	s = (struct summary){ .mean = 10, .stddev = 30 };
+	CHECK_NEAR(stats_jti(&s), 0, 0);
+	s = (struct summary){ .mean = 0, .stddev = 0 };
+	CHECK_NEAR(stats_jti(&s), 0, 0);
+	s = (struct summary){ .mean = -5, .stddev = 1 };
+	CHECK_NEAR(stats_jti(&s), 0, 0);
+}
+
+/*
+ * The collector on a hand-built level: 3 users, a mix of getppid (weight
+ * 30) and brk (weight 10), a 2.5 s window. Per user, the ops inside the
+ * window are:
+ *
+ *   user  getppid  brk  total  jobs/min (total * 60 / 2.5)
+ *   0     100      50   150    3600
+ *   1     200      0    200    4800
+ *   2     300      150  450    10800
+ *
+ * and user 1 had 3 brk errors (ENOMEM). The t0 counters are not zero, as
+ * in a real level after warm-up, so only the deltas may count.
+ */
+#define C_USERS 3
+#define C_ENTRIES 2
+
+static const uint64_t c_t0_ops[C_USERS][C_ENTRIES] = {
+	{ 1000, 17 }, { 5, 123456789 }, { 0, 42 },
+};
+static const uint64_t c_delta_ops[C_USERS][C_ENTRIES] = {
+	{ 100, 50 }, { 200, 0 }, { 300, 150 },
+};
+static const uint64_t c_t0_errors[C_USERS][C_ENTRIES] = {
+	{ 0, 0 }, { 0, 7 }, { 0, 0 },
+};
+static const uint64_t c_delta_errors[C_USERS][C_ENTRIES] = {
+	{ 0, 0 }, { 0, 3 }, { 0, 0 },
+};
+
+static bool build_mix(struct mix *mix, struct mix_entry *entries)
+{
+	const struct job *getppid_job = job_find("getppid");
+	const struct job *brk_job = job_find("brk");
+
+	if (!CHECK(getppid_job) || !CHECK(brk_job))
+		return false;
+	memset(mix, 0, sizeof(*mix));
+	entries[0] = (struct mix_entry){ .job = getppid_job, .weight = 30,
+					 .line = 1 };
+	entries[1] = (struct mix_entry){ .job = brk_job, .weight = 10,
+					 .line = 2 };
+	mix->entries = entries;
+	mix->n_entries = C_ENTRIES;
+	mix->total_weight = 40;
+	return true;
+}
+
+static void fill_snapshots(struct snapshot *t0, struct snapshot *t1)
+{
+	for (unsigned int u = 0; u < C_USERS; u++) {
+		for (size_t e = 0; e < C_ENTRIES; e++) {
+			size_t i = (size_t)u * C_ENTRIES + e;
+
+			t0->ops[i] = c_t0_ops[u][e];
+			t1->ops[i] = c_t0_ops[u][e] + c_delta_ops[u][e];
+			t0->errors[i] = c_t0_errors[u][e];
+			t1->errors[i] = c_t0_errors[u][e] +
+					c_delta_errors[u][e];
+		}
+	}
+}
+
+static void test_collector_level(void)
+{
+	struct mix_entry entries[C_ENTRIES];
+	struct level_result level;
+	struct snapshot t0, t1;
+	struct arena a;
+	struct mix mix;
+	int rc;
+
+	if (!build_mix(&mix, entries))
+		return;
+	rc = arena_create(&a, C_USERS, C_ENTRIES);
+	if (rc)
+		test_bail("arena_create: %s", strerror(rc));
+	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
+	    snapshot_alloc(&t1, C_USERS, C_ENTRIES))
+		test_bail("snapshot_alloc: out of memory");
+	arena_reset(&a, C_USERS);
+	/* What the users left in their slots: the errno of user 1's last
+	 * brk error, and user 2 saying brk could not run for it. */
+	arena_slot(&a, 1)->counters[1].last_errno = ENOMEM;
+	arena_slot(&a, 2)->counters[1].skipped = 1;
+
+	fill_snapshots(&t0, &t1);
+	t0.t_ns = UINT64_C(1000000000000);
+	t1.t_ns = t0.t_ns + UINT64_C(2500000000);
+
+	memset(&level, 0, sizeof(level));
+	level.users = C_USERS;
+	rc = collector_level(&t0, &t1, &a, &mix, C_USERS, &level);
+	CHECK_EQ_INT(rc, 0);
+	CHECK_NEAR(level.window_s, 2.5, EPS);
+	if (!CHECK_EQ_U64(level.n_jobs, 2) || !CHECK(level.jobs))
+		goto out;
+
+	CHECK_STR_EQ(level.jobs[0].name, "getppid");
+	CHECK_EQ_U64(level.jobs[0].weight, 30);
+	CHECK_EQ_U64(level.jobs[0].ops, 600);
+	CHECK_NEAR(level.jobs[0].ops_per_sec, 240, EPS);
+	CHECK_EQ_U64(level.jobs[0].errors, 0);
+	CHECK_EQ_INT(level.jobs[0].last_errno, 0);
+	CHECK(!level.jobs[0].skipped);
+
+	CHECK_STR_EQ(level.jobs[1].name, "brk");
+	CHECK_EQ_U64(level.jobs[1].weight, 10);
+	CHECK_EQ_U64(level.jobs[1].ops, 200);
+	CHECK_NEAR(level.jobs[1].ops_per_sec, 80, EPS);
+	CHECK_EQ_U64(level.jobs[1].errors, 3);
+	CHECK_EQ_INT(level.jobs[1].last_errno, ENOMEM);
+	CHECK(level.jobs[1].skipped);
+
+	CHECK_EQ_U64(level.ops, 800);
+	CHECK_EQ_U64(level.errors, 3);
+	/* 800 ops * 60 / 2.5 s */
+	CHECK_NEAR(level.jobs_per_min, 19200, EPS);
+	CHECK_NEAR(level.jobs_per_min_per_user, 6400, EPS);
+	CHECK_NEAR(level.user_min, 3600, EPS);
+	CHECK_NEAR(level.user_median, 4800, EPS);
+	CHECK_NEAR(level.user_max, 10800, EPS);
+	/* Deviations from 6400: -2800, -1600, 4400; squares sum to 29.76e6,
+	 * over 2: stddev sqrt(14.88e6) = 3857.4603; JTI 100 * (1 - that /
+	 * 6400). */
+	CHECK_NEAR(level.jti, 39.72718274379403, 1e-7);
+	/* The collector measures; it does not decide a level's fate. */
+	CHECK_EQ_INT(level.status, LEVEL_OK);
+	CHECK_EQ_U64(level.users, C_USERS);
+out:
+	level_result_free(&level);
+	snapshot_free(&t0);
+	snapshot_free(&t1);
+	arena_destroy(&a);
+}
+
+/* A window of zero length must not divide by zero. */
+static void test_collector_empty_window(void)
+{
+	struct mix_entry entries[C_ENTRIES];
+	struct level_result level;
+	struct snapshot t0, t1;
+	struct arena a;
+	struct mix mix;
+	int rc;
+
+	if (!build_mix(&mix, entries))
+		return;
+	rc = arena_create(&a, C_USERS, C_ENTRIES);
+	if (rc)
+		test_bail("arena_create: %s", strerror(rc));
+	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
+	    snapshot_alloc(&t1, C_USERS, C_ENTRIES))
+		test_bail("snapshot_alloc: out of memory");
+	arena_reset(&a, C_USERS);
+	fill_snapshots(&t0, &t1);
+	t0.t_ns = t1.t_ns = UINT64_C(5000000000);
+
+	memset(&level, 0, sizeof(level));
+	rc = collector_level(&t0, &t1, &a, &mix, C_USERS, &level);
+	CHECK_EQ_INT(rc, 0);
+	CHECK_NEAR(level.window_s, 0, 0);
+	CHECK_EQ_U64(level.ops, 800);
+	CHECK_NEAR(level.jobs_per_min, 0, 0);
+	CHECK_NEAR(level.jobs_per_min_per_user, 0, 0);
+	CHECK(!isnan(level.jti) && !isinf(level.jti));
+	if (CHECK_EQ_U64(level.n_jobs, 2) && CHECK(level.jobs)) {
+		CHECK_NEAR(level.jobs[0].ops_per_sec, 0, 0);
+		CHECK_NEAR(level.jobs[1].ops_per_sec, 0, 0);
+	}
+	level_result_free(&level);
+	snapshot_free(&t0);
+	snapshot_free(&t1);
+	arena_destroy(&a);
+}
+
+/* The counters the users bump in the arena are what a snapshot copies. */
+static void test_arena_snapshot(void)
+{
+	struct snapshot s;
+	struct arena a;
+	uint64_t before;
+	int rc;
+
+	rc = arena_create(&a, C_USERS, C_ENTRIES);
+	if (rc)
+		test_bail("arena_create: %s", strerror(rc));
+	if (snapshot_alloc(&s, C_USERS, C_ENTRIES))
+		test_bail("snapshot_alloc: out of memory");
+	CHECK(a.slot_stride % CACHE_LINE == 0);
+	CHECK(((uintptr_t)arena_slot(&a, 1) - (uintptr_t)arena_slot(&a, 0)) ==
+	      a.slot_stride);
+	arena_reset(&a, C_USERS);
+	for (unsigned int u = 0; u < C_USERS; u++) {
+		for (size_t e = 0; e < C_ENTRIES; e++) {
+			arena_slot(&a, u)->counters[e].ops = c_t0_ops[u][e];
+			arena_slot(&a, u)->counters[e].errors =
+				c_t0_errors[u][e];
+		}
+	}
+	before = now_ns();
+	snapshot_take(&s, &a, C_USERS);
+	CHECK(s.t_ns >= before && s.t_ns <= now_ns());
+	for (unsigned int u = 0; u < C_USERS; u++) {
+		for (size_t e = 0; e < C_ENTRIES; e++) {
+			size_t i = (size_t)u * C_ENTRIES + e;
+
+			CHECK_EQ_U64(s.ops[i], c_t0_ops[u][e]);
+			CHECK_EQ_U64(s.errors[i], c_t0_errors[u][e]);
+		}
+	}
+	snapshot_free(&s);
+	arena_destroy(&a);
+}
+
+int main(void)
+{
+	RUN_TEST(test_summarize_empty);
+	RUN_TEST(test_summarize_one);
+	RUN_TEST(test_summarize_odd);
+	RUN_TEST(test_summarize_even);
+	RUN_TEST(test_summarize_textbook);
+	RUN_TEST(test_summarize_negative);
+	RUN_TEST(test_summarize_all_equal);
+	RUN_TEST(test_jti);
+	RUN_TEST(test_collector_level);
+	RUN_TEST(test_collector_empty_window);
+	RUN_TEST(test_arena_snapshot);
+	return test_done();
+}

@@ -1,0 +1,31 @@
+# tests/user-failures.sh: a user that crashes, is killed, exits non-zero or hangs fails its level.
+. "$(dirname "$0")/lib.sh"
+
+printf '1 getppid\n' >"$test_dir/wf"
+
+# check_failed_level KIND WANT_REASON [options...]: user 1 misbehaves, so
+# the 2-user level fails and the 1-user level around it does not.
+check_failed_level() {
+	local kind=$1 want=$2
+	shift 2
+	rm -rf "$out"/*
+	AIMSWEEP_TEST_FAULT="$kind:1:0.2" expect_status 1 run_aimsweep run \
+		--levels 1,2,1 -t 1 -w 0.5 -d "$scratch" -o "$out" "$@" \
+		"$test_dir/wf"
+	json=$(latest_result)
+	jq_check "$json" '.status == "failed"' "$kind: run status failed"
+	jq_check "$json" '[.levels[].status] == ["ok", "failed", "ok"]' "$kind: level statuses"
+	jq_check "$json" ".levels[1].reason | test(\"$want\")" "$kind: reason names $want"
+	# A failed level carries no numbers that could pass for a result.
+	jq_check "$json" '.levels[1] | has("jobs_per_min") or has("jobs") | not' "$kind: no throughput in a failed level"
+	jq_check "$json" '.summary.levels_failed == 1 and .summary.levels_ok == 2' "$kind: summary"
+	grep -q 'FAILED' "$test_dir/stdout" || fail "$kind: table does not say FAILED"
+	check_no_processes
+	check_scratch_empty
+}
+
+check_failed_level crash 'user 1 .*signal 11 \\(SIGSEGV\\)'
+check_failed_level kill 'user 1 .*signal 9 \\(SIGKILL\\)'
+check_failed_level exit 'user 1 .*exited with status 6'
+check_failed_level hang 'user 1 .*stuck.*grace' --grace 0.5
+pass
