@@ -49,10 +49,19 @@ void arena_destroy(struct arena *a)
 	a->hdr = NULL;
 }
 
-void arena_reset(struct arena *a, unsigned int users)
+void arena_reset_level(struct arena *a, unsigned int users)
 {
-	memset(a->base, 0, arena_slots_offset(a) +
-			   (size_t)users * a->slot_stride);
+	memset(a->skips, 0, a->n_entries * sizeof(*a->skips));
+	for (unsigned int u = 0; u < users; u++) {
+		struct user_slot *s = arena_slot(a, u);
+
+		/* The pid and the parked generation outlive the level. */
+		s->exit_code = 0;
+		s->reason[0] = '\0';
+		memset(&s->rusage, 0, sizeof(s->rusage));
+		memset(s->sysv_ids, 0, sizeof(s->sysv_ids));
+		memset(s->counters, 0, a->n_entries * sizeof(s->counters[0]));
+	}
 }
 
 void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,

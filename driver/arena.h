@@ -11,15 +11,37 @@
 #define CACHE_LINE 64
 #define USER_REASON_LEN 192
 
-/* Words the parent writes and every user reads, each on its own line. */
+/*
+ * Words the parent writes and every user reads, each on its own line.
+ * Users live across levels; each level has a generation number, and the
+ * gate and stop words hold the generation they were last opened or raised
+ * for, so a stale word can never release or stop a new level.
+ */
 struct arena_header {
-	uint32_t gate;		/* 0 closed, 1 open: users start their loop */
-	char pad0[CACHE_LINE - sizeof(uint32_t)];
-	uint32_t stop;		/* 1: users finish the current op and leave */
+	uint32_t level_gen;	/* bumped to call users to a new level */
+	uint32_t active_users;	/* users 0..active_users-1 take part */
+	uint32_t quit;		/* 1: users exit at the next generation */
+	char pad0[CACHE_LINE - 3 * sizeof(uint32_t)];
+	uint32_t gate;		/* == level_gen: users start their loop */
 	char pad1[CACHE_LINE - sizeof(uint32_t)];
-	uint32_t ready;		/* users that finished init and wait at the gate */
+	uint32_t stop;		/* == level_gen: users finish their op, park */
 	char pad2[CACHE_LINE - sizeof(uint32_t)];
+	uint32_t ready;		/* users that finished init, at the gate */
+	char pad3[CACHE_LINE - sizeof(uint32_t)];
+	uint32_t parked;	/* users that finished the level */
+	char pad4[CACHE_LINE - sizeof(uint32_t)];
 } __attribute__((aligned(CACHE_LINE)));
+
+/* What a user used during one level, from its own getrusage(). */
+struct slot_rusage {
+	int64_t utime_us;
+	int64_t stime_us;
+	int64_t nvcsw;
+	int64_t nivcsw;
+	int64_t minflt;
+	int64_t majflt;
+	int64_t maxrss_kb;
+};
 
 /* Why a mix entry was skipped: written once, by the first user to skip it. */
 struct entry_skip {
@@ -39,6 +61,8 @@ struct entry_counters {
 struct user_slot {
 	int32_t pid;		/* process or thread id, set by the user */
 	int32_t exit_code;	/* why the user gave up, see users.h */
+	uint32_t parked_gen;	/* the last generation it finished */
+	struct slot_rusage rusage;	/* of the last level it finished */
 	char reason[USER_REASON_LEN];	/* and in words */
 	int32_t sysv_ids[JOB_SYSV_MAX];	/* see job_register_sysv() */
 	uint8_t sysv_kinds[JOB_SYSV_MAX];
@@ -66,8 +90,9 @@ static inline size_t arena_slots_offset(const struct arena *a)
 
 int arena_create(struct arena *a, unsigned int max_users, size_t n_entries);
 void arena_destroy(struct arena *a);
-/* Clears the header and the first `users` slots for a new level. */
-void arena_reset(struct arena *a, unsigned int users);
+/* Clears the skip reasons and the first `users` slots for a new level;
+ * only while those users are parked. */
+void arena_reset_level(struct arena *a, unsigned int users);
 
 static inline struct user_slot *arena_slot(const struct arena *a,
 					   unsigned int user)

@@ -1,4 +1,4 @@
-/* driver/gate.c: the start gate, a futex word that releases all users at once. */
+/* driver/gate.c: the start gate and the other futex words users and the driver wait on. */
 #include <limits.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -8,24 +8,12 @@
 #include "driver/gate.h"
 #include "driver/util.h"
 
-/* Not FUTEX_PRIVATE_FLAG: the word lives in a MAP_SHARED mapping that
+/* Not FUTEX_PRIVATE_FLAG: the words live in a MAP_SHARED mapping that
  * several processes wait on. */
 static long futex(uint32_t *word, int op, uint32_t val,
 		  const struct timespec *timeout)
 {
 	return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
-}
-
-void gate_wait(uint32_t *word)
-{
-	while (!__atomic_load_n(word, __ATOMIC_ACQUIRE))
-		futex(word, FUTEX_WAIT, 0, NULL);
-}
-
-void gate_open(uint32_t *word)
-{
-	__atomic_store_n(word, 1, __ATOMIC_RELEASE);
-	futex(word, FUTEX_WAKE, INT_MAX, NULL);
 }
 
 void gate_wait_change(uint32_t *word, uint32_t seen, uint64_t timeout_ns)
@@ -36,7 +24,12 @@ void gate_wait_change(uint32_t *word, uint32_t seen, uint64_t timeout_ns)
 	};
 
 	if (__atomic_load_n(word, __ATOMIC_ACQUIRE) == seen)
-		futex(word, FUTEX_WAIT, seen, &ts);
+		futex(word, FUTEX_WAIT, seen, timeout_ns ? &ts : NULL);
+}
+
+void gate_wake_all(uint32_t *word)
+{
+	futex(word, FUTEX_WAKE, INT_MAX, NULL);
 }
 
 void gate_wake_one(uint32_t *word)

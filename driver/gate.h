@@ -4,12 +4,11 @@
 
 #include <stdint.h>
 
-/* Blocks while *word == 0; returns once the parent opened the gate. */
-void gate_wait(uint32_t *word);
-/* Sets *word to 1 and wakes every waiter. */
-void gate_open(uint32_t *word);
-/* Waits up to timeout_ns for *word to change from `seen`. */
+/* Waits while *word == seen, at most timeout_ns (0: no limit). Returns on
+ * a change, a wake-up, the timeout or a signal; callers re-check. */
 void gate_wait_change(uint32_t *word, uint32_t seen, uint64_t timeout_ns);
+/* Wakes every waiter of *word (after the caller changed it). */
+void gate_wake_all(uint32_t *word);
 /* Wakes one waiter of *word. */
 void gate_wake_one(uint32_t *word);
 

@@ -27,6 +27,8 @@ struct sweep {
 	struct arena arena;
 	struct snapshot t0, t1;
 	struct scratch scratch;
+	struct user_pool pool;
+	char shared_dir[PATH_MAX];
 	struct run_result result;
 	char result_dir[PATH_MAX];
 	char json_path[PATH_MAX];
@@ -128,65 +130,40 @@ static int write_result(struct sweep *s)
 	return 0;
 }
 
-enum level_outcome {
-	LEVEL_NEXT,		/* go on with the next level */
-	LEVEL_END_RAMP,		/* higher levels cannot work either */
-};
-
 /*
- * One level: fork the users, wait for all of them at the gate, open it,
- * let the warm-up pass, snapshot at t0 and t1, stop, reap. The window is
- * timed by the parent alone, so users' start and stop skew is not in it.
+ * One level: call the users to it (forking those the pool lacks), wait
+ * for all of them at the gate, open it, let the warm-up pass, snapshot at
+ * t0 and t1, stop, wait for them to park. The window is timed by the
+ * parent alone, so users' start and stop skew is not in it. Returns false
+ * when higher levels cannot work either.
  */
-static enum level_outcome run_level(struct sweep *s, unsigned int users,
-				    struct level_result *level)
+static bool run_level(struct sweep *s, unsigned int users,
+		      struct level_result *level)
 {
 	const struct run_params *p = s->params;
-	struct level_users lu = {
-		.arena = &s->arena,
-		.mix = s->mix,
-		.params = p,
-		.run_dir = s->scratch.dir,
-		.users = users,
-	};
-	enum level_outcome outcome = LEVEL_NEXT;
-	char shared_dir[PATH_MAX];
-	uint64_t t_fork, t_gate;
+	struct level_run lr = { 0 };
+	uint64_t t_start, t_gate;
 	bool measured = false;
 
 	memset(level, 0, sizeof(*level));
 	level->users = users;
-	arena_reset(&s->arena, users);
-	if (p->layout == LAYOUT_SHARED) {
-		path_join(shared_dir, sizeof(shared_dir), s->scratch.dir,
-			  "shared");
-		if (mkdir(shared_dir, 0700) && errno != EEXIST) {
-			level->status = LEVEL_FAILED;
-			snprintf(level->reason, sizeof(level->reason),
-				 "cannot create %s: %s", shared_dir,
-				 strerror(errno));
-			return LEVEL_END_RAMP;
-		}
-		lu.job_dir = shared_dir;
-	}
-	if (users_init(&lu)) {
+	if (s->pool.job_dir && mkdir(s->pool.job_dir, 0700) && errno != EEXIST) {
 		level->status = LEVEL_FAILED;
 		snprintf(level->reason, sizeof(level->reason),
-			 "out of memory for %u users", users);
-		return LEVEL_END_RAMP;
+			 "cannot create %s: %s", s->pool.job_dir,
+			 strerror(errno));
+		return false;
 	}
 
-	t_fork = now_ns();
-	if (users_start(&lu)) {
-		outcome = LEVEL_END_RAMP;
+	t_start = now_ns();
+	if (users_level_begin(&s->pool, &lr, users))
 		goto stop;
-	}
-	if (users_wait_ready(&lu))
+	if (users_wait_ready(&s->pool, &lr))
 		goto stop;
-	level->start_s = (double)(now_ns() - t_fork) / NSEC_PER_SEC;
+	level->start_s = (double)(now_ns() - t_start) / NSEC_PER_SEC;
 
 	t_gate = now_ns();
-	users_release(&lu);
+	users_release(&s->pool, &lr);
 	if (!sleep_until_ns(t_gate + (uint64_t)(p->warmup_s * NSEC_PER_SEC),
 			    &run_interrupted))
 		goto stop;
@@ -198,17 +175,18 @@ static enum level_outcome run_level(struct sweep *s, unsigned int users,
 	snapshot_take(&s->t1, &s->arena, users);
 	measured = true;
 stop:
-	users_stop(&lu);
-	users_reap(&lu, run_interrupted ? INTERRUPT_GRACE_S : p->grace_s);
-	level->rusage = lu.rusage;
-	if (lu.failed) {
+	users_stop(&s->pool, &lr);
+	users_level_end(&s->pool, &lr,
+			run_interrupted ? INTERRUPT_GRACE_S : p->grace_s);
+	level->rusage = lr.rusage;
+	if (lr.failed) {
 		level->status = LEVEL_FAILED;
-		snprintf(level->reason, sizeof(level->reason), "%s", lu.reason);
-		if (lu.failures > 1) {
+		snprintf(level->reason, sizeof(level->reason), "%s", lr.reason);
+		if (lr.failures > 1) {
 			size_t n = strlen(level->reason);
 
 			snprintf(level->reason + n, sizeof(level->reason) - n,
-				 " (and %u more users failed)", lu.failures - 1);
+				 " (and %u more users failed)", lr.failures - 1);
 		}
 	} else if (measured) {
 		if (collector_level(&s->t0, &s->t1, &s->arena, s->mix, users,
@@ -218,14 +196,17 @@ stop:
 				 "out of memory while collecting results");
 		}
 	}
-	users_free(&lu);
+	/* Parked users have removed their files; this catches what users
+	 * that died left. */
 	if (scratch_clear(&s->scratch))
 		msg_warn("could not empty %s after the level", s->scratch.dir);
-	return outcome;
+	return !lr.end_ramp;
 }
 
 static void sweep_cleanup(struct sweep *s)
 {
+	users_pool_shutdown(&s->pool, run_interrupted ? INTERRUPT_GRACE_S
+						      : s->params->grace_s);
 	if (scratch_remove(&s->scratch))
 		msg_error("could not remove scratch directory %s",
 			  s->scratch.dir);
@@ -253,6 +234,8 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 		rc = snapshot_alloc(&s.t0, max_users, mix->n_entries);
 	if (!rc)
 		rc = snapshot_alloc(&s.t1, max_users, mix->n_entries);
+	if (!rc)
+		rc = users_pool_init(&s.pool, max_users);
 	if (rc) {
 		msg_error("cannot allocate counters for %u users: %s",
 			  max_users, strerror(rc));
@@ -264,6 +247,15 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 		msg_error("%s", err);
 		status = EXIT_USAGE;
 		goto out;
+	}
+	s.pool.arena = &s.arena;
+	s.pool.mix = mix;
+	s.pool.params = p;
+	s.pool.run_dir = s.scratch.dir;
+	if (p->layout == LAYOUT_SHARED) {
+		path_join(s.shared_dir, sizeof(s.shared_dir), s.scratch.dir,
+			  "shared");
+		s.pool.job_dir = s.shared_dir;
 	}
 	/* Writing the empty result now proves the output directory works
 	 * before any level runs. */
@@ -280,9 +272,9 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	report_text_header(stdout, &s.result, s.json_path);
 	for (size_t i = 0; i < p->n_levels && !run_interrupted; i++) {
 		struct level_result level;
-		enum level_outcome outcome;
+		bool go_on;
 
-		outcome = run_level(&s, p->levels[i], &level);
+		go_on = run_level(&s, p->levels[i], &level);
 		if (run_interrupted) {
 			/* The level did not finish: it is not a result. */
 			level_result_free(&level);
@@ -301,7 +293,7 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 			status = EXIT_RUN_FAILED;
 			break;
 		}
-		if (outcome == LEVEL_END_RAMP) {
+		if (!go_on) {
 			msg_error("stopping the ramp: higher levels would fail the same way");
 			break;
 		}

@@ -1,4 +1,4 @@
-/* driver/users.c: the user processes: fork, the op loop, and reaping. */
+/* driver/users.c: the user processes: the pool, the op loop, and reaping. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -114,12 +114,13 @@ static uint16_t *user_schedule(const struct mix *mix,
  * store: one writer per counter, and the parent only needs to see the
  * value eventually. The stop flag is read once per op.
  */
-static void user_loop(const struct arena_header *hdr, struct user_entry *entries,
-		      const uint16_t *order, size_t len)
+static void user_loop(const struct arena_header *hdr, uint32_t gen,
+		      struct user_entry *entries, const uint16_t *order,
+		      size_t len)
 {
 	size_t i = 0;
 
-	while (!__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED)) {
+	while (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != gen) {
 		struct user_entry *ue = &entries[order[i]];
 		struct entry_counters *c = ue->counters;
 		int rc = 0;
@@ -146,9 +147,9 @@ static void user_loop(const struct arena_header *hdr, struct user_entry *entries
  * crash (SIGSEGV), kill (SIGKILL), exit (status 6) or hang (ignores the
  * stop flag). Not for benchmarking: it replaces the user's loop.
  */
-static void user_test_fault(const struct level_users *lu, unsigned int user)
+static void user_test_fault(const struct user_pool *pool, unsigned int user)
 {
-	const char *spec = lu->params->test_fault;
+	const char *spec = pool->params->test_fault;
 	char kind[16];
 	unsigned int who;
 	double delay_s = 0.5;
@@ -172,58 +173,76 @@ static void user_test_fault(const struct level_users *lu, unsigned int user)
 	}
 }
 
-static void user_main(struct level_users *lu, unsigned int user)
+/* Waits until *word differs from `seen`, and returns the new value. */
+static uint32_t wait_change(uint32_t *word, uint32_t seen)
 {
-	struct user_slot *slot = arena_slot(lu->arena, user);
-	const struct mix *mix = lu->mix;
-	struct user_entry *entries;
+	uint32_t v;
+
+	while ((v = __atomic_load_n(word, __ATOMIC_ACQUIRE)) == seen)
+		gate_wait_change(word, seen, 0);
+	return v;
+}
+
+static int64_t tv_us(const struct timeval *tv)
+{
+	return (int64_t)tv->tv_sec * 1000000 + tv->tv_usec;
+}
+
+/* Self plus reaped children (fork_test, exec_test and the shell jobs). */
+static void rusage_now(struct slot_rusage *r)
+{
+	struct rusage self, kids;
+
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	r->utime_us = tv_us(&self.ru_utime) + tv_us(&kids.ru_utime);
+	r->stime_us = tv_us(&self.ru_stime) + tv_us(&kids.ru_stime);
+	r->nvcsw = self.ru_nvcsw + kids.ru_nvcsw;
+	r->nivcsw = self.ru_nivcsw + kids.ru_nivcsw;
+	r->minflt = self.ru_minflt + kids.ru_minflt;
+	r->majflt = self.ru_majflt + kids.ru_majflt;
+	r->maxrss_kb = self.ru_maxrss;
+}
+
+/* One level in a user: set the jobs up, wait at the gate, run until the
+ * stop word names this level, tear the jobs down, park. */
+static void user_run_level(struct user_pool *pool, unsigned int user,
+			   uint32_t gen, struct user_entry *entries)
+{
+	struct arena_header *hdr = pool->arena->hdr;
+	struct user_slot *slot = arena_slot(pool->arena, user);
+	const struct mix *mix = pool->mix;
+	struct slot_rusage start, end;
 	char dir[PATH_MAX], reason[256];
 	struct job_ctx ctx;
 	uint16_t *order;
 	size_t len = 0;
-	uint64_t seed;
 
-	/* Die with the driver, even if it is killed with SIGKILL. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != lu->parent)
-		_exit(USER_EXIT_ORPHAN);
-	/* Terminal signals go to the whole process group; the driver alone
-	 * decides what they mean and stops the users itself. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	slot->pid = getpid();
-
-	if (lu->job_dir) {
-		snprintf(dir, sizeof(dir), "%s", lu->job_dir);
+	if (pool->job_dir) {
+		snprintf(dir, sizeof(dir), "%s", pool->job_dir);
 	} else {
-		if (snprintf(dir, sizeof(dir), "%s/u%u", lu->run_dir, user) >=
+		if (snprintf(dir, sizeof(dir), "%s/u%u", pool->run_dir, user) >=
 		    (int)sizeof(dir))
 			user_fail(slot, USER_EXIT_SETUP, "scratch path too long");
-		if (mkdir(dir, 0700))
+		if (mkdir(dir, 0700) && errno != EEXIST)
 			user_fail(slot, USER_EXIT_SETUP, "cannot create %s: %s",
 				  dir, strerror(errno));
 	}
 
-	entries = calloc(mix->n_entries, sizeof(*entries));
-	if (!entries)
-		user_fail(slot, USER_EXIT_SETUP, "out of memory");
-	seed = lu->params->seed ^ ((uint64_t)user * 0x9e3779b97f4a7c15ULL);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.user = user;
-	ctx.users = lu->users;
+	ctx.users = __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED);
 	ctx.dir = dir;
-	ctx.run_dir = lu->run_dir;
-	ctx.libexec_dir = lu->params->libexec_dir;
+	ctx.run_dir = pool->run_dir;
+	ctx.libexec_dir = pool->params->libexec_dir;
 	ctx.threaded = false;
-	ctx.sysv_ids = slot->sysv_ids;
-	ctx.sysv_kinds = slot->sysv_kinds;
-	ctx.seed = seed;
+	ctx.seed = pool->params->seed ^ ((uint64_t)user * 0x9e3779b97f4a7c15ULL) ^
+		   ((uint64_t)gen << 32);
 	ctx.reason = reason;
 	ctx.reason_len = sizeof(reason);
-	ctx.file_size = mix->file_size + mix->pool_size / lu->users;
+	ctx.sysv_ids = slot->sysv_ids;
+	ctx.sysv_kinds = slot->sysv_kinds;
+	ctx.file_size = mix->file_size + mix->pool_size / ctx.users;
 	for (size_t e = 0; e < mix->n_entries; e++) {
 		const struct job *job = mix->entries[e].job;
 		int rc;
@@ -234,7 +253,7 @@ static void user_main(struct level_users *lu, unsigned int user)
 		reason[0] = '\0';
 		rc = job->init(&ctx, &entries[e].state);
 		if (rc == JOB_SKIPPED) {
-			struct entry_skip *skip = &lu->arena->skips[e];
+			struct entry_skip *skip = &pool->arena->skips[e];
 
 			slot->counters[e].skipped = 1;
 			if (!__atomic_exchange_n(&skip->claimed, 1,
@@ -250,57 +269,105 @@ static void user_main(struct level_users *lu, unsigned int user)
 				  reason[0] ? ": " : "", reason);
 		entries[e].ready = true;
 	}
-	order = user_schedule(mix, entries, seed, &len);
+	order = user_schedule(mix, entries, ctx.seed, &len);
 	if (!order && len)
 		user_fail(slot, USER_EXIT_SETUP, "out of memory for the job order");
 
-	__atomic_add_fetch(&lu->arena->hdr->ready, 1, __ATOMIC_RELEASE);
-	gate_wake_one(&lu->arena->hdr->ready);
-	gate_wait(&lu->arena->hdr->gate);
+	rusage_now(&start);
+	__atomic_add_fetch(&hdr->ready, 1, __ATOMIC_RELEASE);
+	gate_wake_one(&hdr->ready);
+	for (uint32_t g; (g = __atomic_load_n(&hdr->gate, __ATOMIC_ACQUIRE)) != gen;)
+		gate_wait_change(&hdr->gate, g, 0);
 
-	user_test_fault(lu, user);
+	user_test_fault(pool, user);
 	if (order) {
-		user_loop(lu->arena->hdr, entries, order, len);
+		user_loop(hdr, gen, entries, order, len);
 	} else {
 		/* Every job was skipped: nothing to run, but leaving early
 		 * would look like a user that died. */
-		while (!__atomic_load_n(&lu->arena->hdr->stop, __ATOMIC_RELAXED))
+		while (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != gen)
 			usleep(10000);
 	}
 	for (size_t e = 0; e < mix->n_entries; e++)
 		if (entries[e].ready && entries[e].job->fini)
 			entries[e].job->fini(entries[e].state);
-	_exit(USER_EXIT_OK);
+	free(order);
+
+	rusage_now(&end);
+	slot->rusage = (struct slot_rusage){
+		.utime_us = end.utime_us - start.utime_us,
+		.stime_us = end.stime_us - start.stime_us,
+		.nvcsw = end.nvcsw - start.nvcsw,
+		.nivcsw = end.nivcsw - start.nivcsw,
+		.minflt = end.minflt - start.minflt,
+		.majflt = end.majflt - start.majflt,
+		.maxrss_kb = end.maxrss_kb,
+	};
+	__atomic_store_n(&slot->parked_gen, gen, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&hdr->parked, 1, __ATOMIC_RELEASE);
+	gate_wake_one(&hdr->parked);
 }
 
-int users_init(struct level_users *lu)
+/* A user's life: park until called to a level it takes part in, run it,
+ * park again; leave when the driver says quit. */
+static void user_main(struct user_pool *pool, unsigned int user,
+		      uint32_t gen_seen)
 {
-	lu->pids = calloc(lu->users, sizeof(*lu->pids));
-	if (!lu->pids)
+	struct arena_header *hdr = pool->arena->hdr;
+	struct user_slot *slot = arena_slot(pool->arena, user);
+	struct user_entry *entries;
+	uint32_t gen;
+
+	/* Die with the driver, even if it is killed with SIGKILL. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != pool->parent)
+		_exit(USER_EXIT_ORPHAN);
+	/* Terminal signals go to the whole process group; the driver alone
+	 * decides what they mean and stops the users itself. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	slot->pid = getpid();
+
+	entries = calloc(pool->mix->n_entries, sizeof(*entries));
+	if (!entries)
+		user_fail(slot, USER_EXIT_SETUP, "out of memory");
+	for (;;) {
+		gen = wait_change(&hdr->level_gen, gen_seen);
+		gen_seen = gen;
+		if (__atomic_load_n(&hdr->quit, __ATOMIC_ACQUIRE))
+			_exit(USER_EXIT_OK);
+		if (user < __atomic_load_n(&hdr->active_users, __ATOMIC_ACQUIRE))
+			user_run_level(pool, user, gen, entries);
+	}
+}
+
+int users_pool_init(struct user_pool *pool, unsigned int max_users)
+{
+	pool->pids = calloc(max_users ? max_users : 1, sizeof(*pool->pids));
+	if (!pool->pids)
 		return ENOMEM;
-	lu->parent = getpid();
+	pool->max_users = max_users;
+	pool->alive = 0;
+	pool->parent = getpid();
 	return 0;
 }
 
-void users_free(struct level_users *lu)
-{
-	free(lu->pids);
-	lu->pids = NULL;
-}
-
-static void level_fail(struct level_users *lu, const char *fmt, ...)
+static void level_fail(struct level_run *lr, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void level_fail(struct level_users *lu, const char *fmt, ...)
+static void level_fail(struct level_run *lr, const char *fmt, ...)
 {
 	va_list ap;
 
-	lu->failures++;
-	if (lu->failed)
+	lr->failures++;
+	if (lr->failed)
 		return;
-	lu->failed = true;
+	lr->failed = true;
 	va_start(ap, fmt);
-	vsnprintf(lu->reason, sizeof(lu->reason), fmt, ap);
+	vsnprintf(lr->reason, sizeof(lr->reason), fmt, ap);
 	va_end(ap);
 }
 
@@ -315,52 +382,12 @@ static void describe_nproc(char *buf, size_t len)
 			 (unsigned long long)rl.rlim_cur);
 }
 
-int users_start(struct level_users *lu)
+static int user_index(const struct user_pool *pool, pid_t pid)
 {
-	char limit[64];
-	pid_t pid;
-
-	fflush(NULL);
-	for (unsigned int u = 0; u < lu->users; u++) {
-		if (run_interrupted)
-			return -1;
-		pid = fork();
-		if (pid == 0)
-			user_main(lu, u);
-		if (pid < 0) {
-			int err = errno;
-
-			describe_nproc(limit, sizeof(limit));
-			level_fail(lu, "cannot fork user %u: %s after %u of %u users (%s)",
-				   u, strerror(err), u, lu->users, limit);
-			return -1;
-		}
-		lu->pids[u] = pid;
-		lu->started++;
-	}
-	return 0;
-}
-
-static int user_index(const struct level_users *lu, pid_t pid)
-{
-	for (unsigned int u = 0; u < lu->started; u++)
-		if (lu->pids[u] == pid)
+	for (unsigned int u = 0; u < pool->max_users; u++)
+		if (pool->pids[u] == pid)
 			return (int)u;
 	return -1;
-}
-
-static void rusage_add(struct rusage_sum *sum, const struct rusage *ru)
-{
-	sum->utime_s += (double)ru->ru_utime.tv_sec +
-			(double)ru->ru_utime.tv_usec / 1e6;
-	sum->stime_s += (double)ru->ru_stime.tv_sec +
-			(double)ru->ru_stime.tv_usec / 1e6;
-	sum->nvcsw += (uint64_t)ru->ru_nvcsw;
-	sum->nivcsw += (uint64_t)ru->ru_nivcsw;
-	sum->minflt += (uint64_t)ru->ru_minflt;
-	sum->majflt += (uint64_t)ru->ru_majflt;
-	if (ru->ru_maxrss > sum->maxrss_kb)
-		sum->maxrss_kb = ru->ru_maxrss;
 }
 
 /* Removes the SysV IPC objects a user's jobs registered; those of a user
@@ -386,118 +413,231 @@ static void remove_sysv(const struct user_slot *slot)
 	}
 }
 
-/* Records how a user ended; anything but a clean exit fails the level. */
-static void user_ended(struct level_users *lu, pid_t pid, int status,
-		       const struct rusage *ru, bool killed_by_us)
+/*
+ * Records how a user ended. During a level (lr != NULL) any end of one of
+ * its users fails the level: users only exit when told to quit.
+ */
+static void user_ended(struct user_pool *pool, struct level_run *lr,
+		       pid_t pid, int status, bool killed_by_us)
 {
-	int u = user_index(lu, pid);
+	int u = user_index(pool, pid);
 	const struct user_slot *slot;
 
 	if (u < 0)
 		return;
-	lu->pids[u] = 0;
-	lu->reaped++;
-	rusage_add(&lu->rusage, ru);
-	slot = arena_slot(lu->arena, (unsigned int)u);
+	pool->pids[u] = 0;
+	pool->alive--;
+	slot = arena_slot(pool->arena, (unsigned int)u);
 	remove_sysv(slot);
+	if (!lr || (unsigned int)u >= lr->users)
+		return;
 	if (killed_by_us) {
-		level_fail(lu, "user %d (pid %d) was stuck: still running past the %.1f s grace period, killed",
-			   u, (int)pid, lu->params->grace_s);
+		level_fail(lr, "user %d (pid %d) was stuck: still running %.1f s after the window, killed",
+			   u, (int)pid, pool->params->grace_s);
 	} else if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 
-		level_fail(lu, "user %d (pid %d) killed by signal %d (SIG%s)",
+		level_fail(lr, "user %d (pid %d) killed by signal %d (SIG%s)",
 			   u, (int)pid, sig, sigabbrev_np(sig) ?
 			   sigabbrev_np(sig) : "?");
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) != USER_EXIT_OK) {
-		level_fail(lu, "user %d (pid %d) exited with status %d%s%s",
+		level_fail(lr, "user %d (pid %d) exited with status %d%s%s",
 			   u, (int)pid, WEXITSTATUS(status),
 			   slot->reason[0] ? ": " : "", slot->reason);
+	} else {
+		level_fail(lr, "user %d (pid %d) exited during the level", u,
+			   (int)pid);
 	}
 }
 
-/* Reaps what has exited; returns the number reaped. */
-static unsigned int reap_exited(struct level_users *lu)
+/* Reaps every user that has exited; returns how many. */
+static unsigned int reap_exited(struct user_pool *pool, struct level_run *lr)
 {
 	unsigned int n = 0;
-	struct rusage ru;
 	int status;
 	pid_t pid;
 
-	while (lu->reaped < lu->started) {
-		pid = wait4(-1, &status, WNOHANG, &ru);
+	while (pool->alive) {
+		pid = waitpid(-1, &status, WNOHANG);
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid <= 0)
 			break;
-		user_ended(lu, pid, status, &ru, false);
+		user_ended(pool, lr, pid, status, false);
 		n++;
 	}
 	return n;
 }
 
-int users_wait_ready(struct level_users *lu)
+int users_level_begin(struct user_pool *pool, struct level_run *lr,
+		      unsigned int users)
 {
-	uint32_t *ready = &lu->arena->hdr->ready;
+	struct arena_header *hdr = pool->arena->hdr;
+	uint32_t gen_now = __atomic_load_n(&hdr->level_gen, __ATOMIC_RELAXED);
+	char limit[64];
+	pid_t pid;
+	int rc = 0;
+
+	/* Users that died between levels are replaced, not blamed. */
+	reap_exited(pool, NULL);
+	arena_reset_level(pool->arena, users);
+	fflush(NULL);
+	for (unsigned int u = 0; u < users; u++) {
+		if (pool->pids[u])
+			continue;
+		if (run_interrupted) {
+			rc = -1;
+			break;
+		}
+		pid = fork();
+		if (pid == 0)
+			user_main(pool, u, gen_now);
+		if (pid < 0) {
+			int err = errno;
+
+			describe_nproc(limit, sizeof(limit));
+			level_fail(lr, "cannot fork user %u of %u: %s (%s)",
+				   u, users, strerror(err), limit);
+			lr->end_ramp = true;
+			rc = -1;
+			break;
+		}
+		pool->pids[u] = pid;
+		pool->alive++;
+	}
+	lr->users = users;
+	__atomic_store_n(&hdr->ready, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&hdr->parked, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&hdr->active_users, rc ? 0 : users, __ATOMIC_RELAXED);
+	/* The new generation last, with release order: a user that sees it
+	 * sees the counts and the active set above. */
+	lr->gen = gen_now + 1;
+	__atomic_store_n(&hdr->level_gen, lr->gen, __ATOMIC_RELEASE);
+	gate_wake_all(&hdr->level_gen);
+	return rc;
+}
+
+int users_wait_ready(struct user_pool *pool, struct level_run *lr)
+{
+	uint32_t *ready = &pool->arena->hdr->ready;
 	uint64_t deadline = now_ns() +
 			    (uint64_t)(READY_TIMEOUT_S * NSEC_PER_SEC);
 	uint32_t seen;
 
 	for (;;) {
 		seen = __atomic_load_n(ready, __ATOMIC_ACQUIRE);
-		if (seen >= lu->users)
+		if (seen >= lr->users)
 			return 0;
 		/* A user that exits before the gate failed to set up. */
-		reap_exited(lu);
-		if (lu->failed || run_interrupted)
+		reap_exited(pool, lr);
+		if (lr->failed || run_interrupted)
 			return -1;
 		if (now_ns() > deadline) {
-			level_fail(lu, "only %u of %u users reached the start gate within %.0f s",
-				   seen, lu->users, READY_TIMEOUT_S);
+			level_fail(lr, "only %u of %u users reached the start gate within %.0f s",
+				   seen, lr->users, READY_TIMEOUT_S);
 			return -1;
 		}
 		gate_wait_change(ready, seen, 10 * 1000 * 1000);
 	}
 }
 
-void users_release(struct level_users *lu)
+void users_release(struct user_pool *pool, struct level_run *lr)
 {
-	gate_open(&lu->arena->hdr->gate);
+	__atomic_store_n(&pool->arena->hdr->gate, lr->gen, __ATOMIC_RELEASE);
+	gate_wake_all(&pool->arena->hdr->gate);
 }
 
-void users_stop(struct level_users *lu)
+void users_stop(struct user_pool *pool, struct level_run *lr)
 {
-	__atomic_store_n(&lu->arena->hdr->stop, 1, __ATOMIC_RELEASE);
-	/* Users still at the gate (a level that never started) must leave
-	 * too: they see the stop flag before their first op. */
-	gate_open(&lu->arena->hdr->gate);
+	__atomic_store_n(&pool->arena->hdr->stop, lr->gen, __ATOMIC_RELEASE);
+	/* Users still at the gate (a level that never started) must come
+	 * through it to see the stop word and park. */
+	users_release(pool, lr);
 }
 
-void users_reap(struct level_users *lu, double grace_s)
+static void rusage_add(struct rusage_sum *sum, const struct slot_rusage *r)
 {
+	sum->utime_s += (double)r->utime_us / 1e6;
+	sum->stime_s += (double)r->stime_us / 1e6;
+	sum->nvcsw += (uint64_t)r->nvcsw;
+	sum->nivcsw += (uint64_t)r->nivcsw;
+	sum->minflt += (uint64_t)r->minflt;
+	sum->majflt += (uint64_t)r->majflt;
+	if (r->maxrss_kb > sum->maxrss_kb)
+		sum->maxrss_kb = r->maxrss_kb;
+}
+
+void users_level_end(struct user_pool *pool, struct level_run *lr,
+		     double grace_s)
+{
+	uint32_t *parked = &pool->arena->hdr->parked;
 	uint64_t deadline = now_ns() + (uint64_t)(grace_s * NSEC_PER_SEC);
-	struct timespec tick = { 0, 1000 * 1000 };
-	struct rusage ru;
+	unsigned int gone;
+	uint32_t seen;
 	int status;
-	pid_t pid;
 
-	while (lu->reaped < lu->started && now_ns() < deadline) {
-		if (!reap_exited(lu))
-			nanosleep(&tick, NULL);
+	for (;;) {
+		reap_exited(pool, lr);
+		seen = __atomic_load_n(parked, __ATOMIC_ACQUIRE);
+		gone = 0;
+		for (unsigned int u = 0; u < lr->users; u++)
+			gone += !pool->pids[u];
+		if (seen + gone >= lr->users || now_ns() >= deadline)
+			break;
+		gate_wait_change(parked, seen, 10 * 1000 * 1000);
 	}
-	if (lu->reaped == lu->started)
-		return;
-	for (unsigned int u = 0; u < lu->started; u++)
-		if (lu->pids[u])
-			kill(lu->pids[u], SIGKILL);
-	for (unsigned int u = 0; u < lu->started; u++) {
-		if (!lu->pids[u])
+	/* Whoever has neither parked nor exited by now is stuck. */
+	for (unsigned int u = 0; u < lr->users; u++) {
+		const struct user_slot *slot = arena_slot(pool->arena, u);
+		pid_t pid = pool->pids[u];
+
+		if (!pid ||
+		    __atomic_load_n(&slot->parked_gen, __ATOMIC_ACQUIRE) == lr->gen)
 			continue;
-		pid = lu->pids[u];
-		while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		/* An interrupted run kills its users on purpose: that is
 		 * not the level's fault, and the level is dropped anyway. */
-		user_ended(lu, pid, status, &ru, !run_interrupted);
+		user_ended(pool, lr, pid, status, !run_interrupted);
 	}
+	for (unsigned int u = 0; u < lr->users; u++)
+		if (pool->pids[u])
+			rusage_add(&lr->rusage, &arena_slot(pool->arena, u)->rusage);
+}
+
+void users_pool_shutdown(struct user_pool *pool, double grace_s)
+{
+	struct arena_header *hdr;
+	uint64_t deadline = now_ns() + (uint64_t)(grace_s * NSEC_PER_SEC);
+	struct timespec tick = { 0, 1000 * 1000 };
+	int status;
+
+	if (!pool->pids)
+		return;
+	if (!pool->alive)
+		goto out;
+	hdr = pool->arena->hdr;
+	__atomic_store_n(&hdr->quit, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&hdr->level_gen, 1, __ATOMIC_RELEASE);
+	gate_wake_all(&hdr->level_gen);
+	/* A user still in a level (an interrupted one) leaves through it. */
+	__atomic_store_n(&hdr->stop, hdr->level_gen - 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&hdr->gate, hdr->level_gen - 1, __ATOMIC_RELEASE);
+	gate_wake_all(&hdr->gate);
+	while (pool->alive && now_ns() < deadline) {
+		if (!reap_exited(pool, NULL))
+			nanosleep(&tick, NULL);
+	}
+	for (unsigned int u = 0; u < pool->max_users; u++) {
+		if (!pool->pids[u])
+			continue;
+		kill(pool->pids[u], SIGKILL);
+		while (waitpid(pool->pids[u], &status, 0) < 0 && errno == EINTR)
+			;
+		user_ended(pool, NULL, pool->pids[u], status, true);
+	}
+out:
+	free(pool->pids);
+	pool->pids = NULL;
 }

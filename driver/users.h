@@ -1,4 +1,4 @@
-/* driver/users.h: starting, releasing, stopping and reaping a level's users. */
+/* driver/users.h: the pool of user processes and the levels they run. */
 #ifndef AIMSWEEP_USERS_H
 #define AIMSWEEP_USERS_H
 
@@ -19,18 +19,32 @@ enum {
 	USER_EXIT_TEST_FAULT = 6, /* injected with AIMSWEEP_TEST_FAULT */
 };
 
-struct level_users {
+/*
+ * Users are forked once and serve every level that needs them: level N+1
+ * forks only the users level N did not have. Between levels a user parks,
+ * its jobs finished (fini) and its files gone; at the next level it sets
+ * its jobs up anew for the new number of users. Forking is not free (it is
+ * milliseconds per process on some virtual machines), and a ramp would
+ * otherwise fork sum(levels) processes instead of max(levels).
+ */
+struct user_pool {
 	struct arena *arena;
 	const struct mix *mix;
 	const struct run_params *params;
-	const char *run_dir;	/* scratch directory for this run */
+	const char *run_dir;	/* the run's scratch directory */
 	const char *job_dir;	/* LAYOUT_SHARED: the one directory */
-	unsigned int users;	/* asked for */
-	unsigned int started;	/* forked so far */
-	unsigned int reaped;
 	pid_t parent;
-	pid_t *pids;		/* [users], 0 once reaped */
+	pid_t *pids;		/* [max_users]; 0: no live process */
+	unsigned int max_users;
+	unsigned int alive;
+};
+
+/* One level as the pool runs it. */
+struct level_run {
+	unsigned int users;
+	uint32_t gen;
 	bool failed;
+	bool end_ramp;		/* higher levels would fail the same way */
 	unsigned int failures;
 	char reason[REASON_LEN];	/* the first failure */
 	struct rusage_sum rusage;
@@ -39,17 +53,23 @@ struct level_users {
 /* The signal that interrupted the run, or 0; set by the driver's handler. */
 extern volatile int run_interrupted;
 
-int users_init(struct level_users *lu);
-void users_free(struct level_users *lu);
-/* Forks every user; on failure, records why and returns -1 (the users
- * already started must still be stopped and reaped). */
-int users_start(struct level_users *lu);
-/* Waits until every user waits at the gate; -1 on a failure or signal. */
-int users_wait_ready(struct level_users *lu);
-void users_release(struct level_users *lu);
-void users_stop(struct level_users *lu);
-/* Reaps every started user within grace_s, SIGKILLs the rest, and records
- * each abnormal end as a failure of the level. */
-void users_reap(struct level_users *lu, double grace_s);
+int users_pool_init(struct user_pool *pool, unsigned int max_users);
+/* Ends every user (grace_s to exit, then SIGKILL) and frees the pool. */
+void users_pool_shutdown(struct user_pool *pool, double grace_s);
+
+/* Forks the users the level lacks and calls users 0..users-1 to it.
+ * On failure records why in lr and returns -1; the level must still be
+ * stopped and finished. */
+int users_level_begin(struct user_pool *pool, struct level_run *lr,
+		      unsigned int users);
+/* Waits until every user of the level waits at the gate; -1 on a
+ * failure or a signal. */
+int users_wait_ready(struct user_pool *pool, struct level_run *lr);
+void users_release(struct user_pool *pool, struct level_run *lr);
+void users_stop(struct user_pool *pool, struct level_run *lr);
+/* Waits grace_s for every user of the level to park; SIGKILLs the rest
+ * and records each user that died or got stuck as a failure. */
+void users_level_end(struct user_pool *pool, struct level_run *lr,
+		     double grace_s);
 
 #endif

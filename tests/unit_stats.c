@@ -235,7 +235,7 @@ static void test_collector_level(void)
 	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
 	    snapshot_alloc(&t1, C_USERS, C_ENTRIES))
 		test_bail("snapshot_alloc: out of memory");
-	arena_reset(&a, C_USERS);
+	arena_reset_level(&a, C_USERS);
 	/* What the users left in their slots: the errno of user 1's last
 	 * brk error, and user 2 saying brk could not run for it. */
 	arena_slot(&a, 1)->counters[1].last_errno = ENOMEM;
@@ -309,7 +309,7 @@ static void test_collector_empty_window(void)
 	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
 	    snapshot_alloc(&t1, C_USERS, C_ENTRIES))
 		test_bail("snapshot_alloc: out of memory");
-	arena_reset(&a, C_USERS);
+	arena_reset_level(&a, C_USERS);
 	fill_snapshots(&t0, &t1);
 	t0.t_ns = t1.t_ns = UINT64_C(5000000000);
 
@@ -347,7 +347,7 @@ static void test_arena_snapshot(void)
 	CHECK(a.slot_stride % CACHE_LINE == 0);
 	CHECK(((uintptr_t)arena_slot(&a, 1) - (uintptr_t)arena_slot(&a, 0)) ==
 	      a.slot_stride);
-	arena_reset(&a, C_USERS);
+	arena_reset_level(&a, C_USERS);
 	for (unsigned int u = 0; u < C_USERS; u++) {
 		for (size_t e = 0; e < C_ENTRIES; e++) {
 			arena_slot(&a, u)->counters[e].ops = c_t0_ops[u][e];

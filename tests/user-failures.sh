@@ -27,5 +27,5 @@ check_failed_level() {
 check_failed_level crash 'user 1 .*signal 11 \\(SIGSEGV\\)'
 check_failed_level kill 'user 1 .*signal 9 \\(SIGKILL\\)'
 check_failed_level exit 'user 1 .*exited with status 6'
-check_failed_level hang 'user 1 .*stuck.*grace' --grace 0.5
+check_failed_level hang 'user 1 .*stuck.*after the window' --grace 0.5
 pass
