@@ -1,8 +1,11 @@
 /* jobs/file.c: file-system metadata jobs (creat, unlink, close). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -267,4 +270,475 @@ const struct job job_close = {
 	.prepare = close_prepare,
 	.run = close_run,
 	.fini = file_fini,
+};
+
+/*
+ * The AIM7 file and directory jobs. Their names include the job and the
+ * user, like the files above, so that users sharing a directory never meet.
+ */
+
+/* Inner operations per op; an op takes a fraction of a millisecond. */
+#define CREAT_CLO_LOOPS 100
+#define LINK_PAIRS 100
+#define DIR_ENTRIES 32		/* files in dir_rtns_1's directory */
+#define DIR_SEARCHES 10		/* directory scans per dir_rtns_1 op */
+#define SRC_DIRS 4		/* disk_src's include path */
+#define SRC_HEADERS 64		/* header files spread over the path */
+#define SRC_ROUNDS 4		/* rounds of SRC_DIRS searches per op */
+
+/* splitmix64, for the random names the directory jobs look for. */
+static uint64_t file_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Creates an empty file that must not exist yet. */
+static int file_create_empty(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		      O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* Removes a file this job owns; one that is already gone is fine. */
+static void file_remove(const char *path)
+{
+	sys_unlink(path);
+}
+
+struct creat_clo_state {
+	char path[PATH_MAX];
+};
+
+static int creat_clo_init(const struct job_ctx *ctx, void **state)
+{
+	struct creat_clo_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return ENOMEM;
+	if (job_path(st->path, sizeof(st->path), ctx->dir, "creat_clo.%u",
+		     ctx->user)) {
+		free(st);
+		return ENAMETOOLONG;
+	}
+	*state = st;
+	return 0;
+}
+
+/*
+ * creat_clo: creates a temporary file, then creats it again (which
+ * truncates it) CREAT_CLO_LOOPS - 1 times, closing it after each, and
+ * removes it. The first open has O_EXCL and every one O_NOFOLLOW, which
+ * creat() cannot say, so the opens are openat() with creat()'s flags.
+ */
+static int creat_clo_run(void *state)
+{
+	struct creat_clo_state *st = state;
+	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	int fd, err = 0;
+
+	for (unsigned int i = 0; i < CREAT_CLO_LOOPS; i++) {
+		fd = open(st->path, flags, 0600);
+		if (fd < 0) {
+			err = errno;
+			break;
+		}
+		if (close(fd)) {
+			err = errno;
+			break;
+		}
+		flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC;
+	}
+	/* Even after a failure, so that the next op starts afresh. */
+	if (sys_unlink(st->path) && !err)
+		err = errno;
+	return err;
+}
+
+static void creat_clo_fini(void *state)
+{
+	struct creat_clo_state *st = state;
+
+	file_remove(st->path);
+	free(st);
+}
+
+struct link_state {
+	char target[PATH_MAX];
+	char link[PATH_MAX];
+	bool created;		/* the target is this job's */
+};
+
+static void link_fini(void *state)
+{
+	struct link_state *st = state;
+
+	if (st->created) {
+		file_remove(st->link);
+		file_remove(st->target);
+	}
+	free(st);
+}
+
+static int link_init(const struct job_ctx *ctx, void **state)
+{
+	struct link_state *st = calloc(1, sizeof(*st));
+	int err;
+
+	if (!st)
+		return ENOMEM;
+	if (job_path(st->target, sizeof(st->target), ctx->dir,
+		     "link_test.%u", ctx->user) ||
+	    job_path(st->link, sizeof(st->link), ctx->dir, "link_test.%u.l",
+		     ctx->user)) {
+		err = ENAMETOOLONG;
+		goto fail;
+	}
+	err = file_create_empty(st->target);
+	if (err) {
+		job_set_reason(ctx, "cannot create %s", st->target);
+		goto fail;
+	}
+	st->created = true;
+	*state = st;
+	return 0;
+fail:
+	link_fini(st);
+	return err;
+}
+
+/* link_test: LINK_PAIRS times, a second name for a file, then its
+ * removal. */
+static int link_run(void *state)
+{
+	struct link_state *st = state;
+
+	for (unsigned int i = 0; i < LINK_PAIRS; i++) {
+		if (link(st->target, st->link)) {
+			int err = errno;
+
+			/* A link that an earlier failed op left behind is
+			 * removed, so that one failure does not fail every
+			 * op after it. */
+			if (err == EEXIST)
+				sys_unlink(st->link);
+			return err;
+		}
+		if (sys_unlink(st->link))
+			return errno;
+	}
+	return 0;
+}
+
+struct dir_state {
+	char dir[PATH_MAX];
+	uint64_t rng;
+	unsigned int entries;	/* files created so far */
+	bool created;		/* the directory is this job's */
+};
+
+static void dir_fini(void *state)
+{
+	struct dir_state *st = state;
+	char path[PATH_MAX];
+
+	for (; st->entries; st->entries--)
+		if (!job_path(path, sizeof(path), st->dir, "e%u",
+			      st->entries - 1))
+			file_remove(path);
+	if (st->created)
+		rmdir(st->dir);
+	free(st);
+}
+
+static int dir_init(const struct job_ctx *ctx, void **state)
+{
+	struct dir_state *st = calloc(1, sizeof(*st));
+	char path[PATH_MAX];
+	int err;
+
+	if (!st)
+		return ENOMEM;
+	st->rng = ctx->seed ^ 0xd1d1d1d1ULL;
+	if (job_path(st->dir, sizeof(st->dir), ctx->dir, "dir_rtns_1.%u",
+		     ctx->user)) {
+		err = ENAMETOOLONG;
+		goto fail;
+	}
+	if (mkdir(st->dir, 0700)) {
+		err = errno;
+		job_set_reason(ctx, "cannot create %s", st->dir);
+		goto fail;
+	}
+	st->created = true;
+	while (st->entries < DIR_ENTRIES) {
+		if (job_path(path, sizeof(path), st->dir, "e%u", st->entries)) {
+			err = ENAMETOOLONG;
+			goto fail;
+		}
+		err = file_create_empty(path);
+		if (err) {
+			job_set_reason(ctx, "cannot create %s", path);
+			goto fail;
+		}
+		st->entries++;
+	}
+	*state = st;
+	return 0;
+fail:
+	dir_fini(st);
+	return err;
+}
+
+/* dir_rtns_1: DIR_SEARCHES times, opens the directory and reads it until
+ * it meets a randomly chosen name, as a lookup by scanning would. */
+static int dir_run(void *state)
+{
+	struct dir_state *st = state;
+	char name[16];
+	struct dirent *de;
+	DIR *d;
+	int err;
+
+	for (unsigned int i = 0; i < DIR_SEARCHES; i++) {
+		snprintf(name, sizeof(name), "e%u",
+			 (unsigned int)(file_random(&st->rng) % DIR_ENTRIES));
+		d = opendir(st->dir);
+		if (!d)
+			return errno;
+		errno = 0;
+		do
+			de = readdir(d);
+		while (de && strcmp(de->d_name, name));
+		err = de ? 0 : errno ? errno : ENOENT;
+		if (closedir(d) && !err)
+			err = errno;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * disk_src models a build looking for headers: SRC_DIRS directories form
+ * an include path and each header lives in one of them, so a search stats
+ * the name in each directory in order until it is found. The misses on the
+ * way (negative lookups) are as much a part of it as the hit. Each round
+ * then writes an output file: creates it, closes it and removes it.
+ */
+struct src_state {
+	char top[PATH_MAX];
+	uint64_t rng;
+	unsigned int dirs;	/* subdirectories created so far */
+	unsigned int headers;	/* headers created so far */
+	bool created;		/* the top directory is this job's */
+};
+
+static int src_dir(const struct src_state *st, unsigned int d, char *buf,
+		   size_t len)
+{
+	return job_path(buf, len, st->top, "d%u", d);
+}
+
+/* Header h lives in directory h % SRC_DIRS. */
+static int src_header(const struct src_state *st, unsigned int d,
+		      unsigned int h, char *buf, size_t len)
+{
+	return job_path(buf, len, st->top, "d%u/h%u.h", d, h);
+}
+
+static int src_output(const struct src_state *st, char *buf, size_t len)
+{
+	return job_path(buf, len, st->top, "out.o");
+}
+
+static void src_fini(void *state)
+{
+	struct src_state *st = state;
+	char path[PATH_MAX];
+
+	for (; st->headers; st->headers--) {
+		unsigned int h = st->headers - 1;
+
+		if (!src_header(st, h % SRC_DIRS, h, path, sizeof(path)))
+			file_remove(path);
+	}
+	for (; st->dirs; st->dirs--)
+		if (!src_dir(st, st->dirs - 1, path, sizeof(path)))
+			rmdir(path);
+	if (st->created) {
+		if (!src_output(st, path, sizeof(path)))
+			file_remove(path);
+		rmdir(st->top);
+	}
+	free(st);
+}
+
+static int src_init(const struct job_ctx *ctx, void **state)
+{
+	struct src_state *st = calloc(1, sizeof(*st));
+	char path[PATH_MAX];
+	int err = ENAMETOOLONG;
+
+	if (!st)
+		return ENOMEM;
+	st->rng = ctx->seed ^ 0x5cc5cc5cULL;
+	if (job_path(st->top, sizeof(st->top), ctx->dir, "disk_src.%u",
+		     ctx->user))
+		goto fail;
+	if (mkdir(st->top, 0700)) {
+		err = errno;
+		job_set_reason(ctx, "cannot create %s", st->top);
+		goto fail;
+	}
+	st->created = true;
+	while (st->dirs < SRC_DIRS) {
+		if (src_dir(st, st->dirs, path, sizeof(path)))
+			goto fail;
+		if (mkdir(path, 0700)) {
+			err = errno;
+			job_set_reason(ctx, "cannot create %s", path);
+			goto fail;
+		}
+		st->dirs++;
+	}
+	while (st->headers < SRC_HEADERS) {
+		unsigned int h = st->headers;
+
+		if (src_header(st, h % SRC_DIRS, h, path, sizeof(path)))
+			goto fail;
+		err = file_create_empty(path);
+		if (err) {
+			job_set_reason(ctx, "cannot create %s", path);
+			goto fail;
+		}
+		st->headers++;
+	}
+	*state = st;
+	return 0;
+fail:
+	src_fini(st);
+	return err;
+}
+
+/* One op: SRC_ROUNDS rounds, each searching one random header of every
+ * directory's share, so an op always makes the same number of stats, then
+ * writing the output file. */
+static int src_run(void *state)
+{
+	struct src_state *st = state;
+	char path[PATH_MAX];
+	struct stat sb;
+	unsigned int h;
+	int fd;
+
+	for (unsigned int r = 0; r < SRC_ROUNDS; r++) {
+		for (unsigned int home = 0; home < SRC_DIRS; home++) {
+			h = (unsigned int)(file_random(&st->rng) %
+					   (SRC_HEADERS / SRC_DIRS)) *
+			    SRC_DIRS + home;
+			for (unsigned int d = 0; d < home; d++) {
+				if (src_header(st, d, h, path, sizeof(path)))
+					return ENAMETOOLONG;
+				if (!stat(path, &sb))
+					return EEXIST;
+				if (errno != ENOENT)
+					return errno;
+			}
+			if (src_header(st, home, h, path, sizeof(path)))
+				return ENAMETOOLONG;
+			if (stat(path, &sb))
+				return errno;
+		}
+		if (src_output(st, path, sizeof(path)))
+			return ENAMETOOLONG;
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_CLOEXEC, 0600);
+		if (fd < 0) {
+			int err = errno;
+
+			/* Left by an earlier failed op: clear it so that
+			 * only this op fails. */
+			if (err == EEXIST)
+				sys_unlink(path);
+			return err;
+		}
+		close(fd);
+		if (sys_unlink(path))
+			return errno;
+	}
+	return 0;
+}
+
+const struct job job_creat_clo = {
+	.name = "creat_clo",
+	.family = "file",
+	.unit = "File Creations and Closes",
+	.inner_ops = CREAT_CLO_LOOPS,
+	.summary = "create a temporary file, creat+close it 100 times, "
+		   "remove it",
+	.syscalls = (const struct job_syscall[]){
+		{ "openat", CREAT_CLO_LOOPS }, { "close", CREAT_CLO_LOOPS },
+		{ "unlink", 1 }, { NULL, 0 } },
+	.init = creat_clo_init,
+	.run = creat_clo_run,
+	.fini = creat_clo_fini,
+};
+
+const struct job job_link_test = {
+	.name = "link_test",
+	.family = "file",
+	.unit = "Link/Unlink Pairs",
+	.inner_ops = LINK_PAIRS,
+	.summary = "give a file a second name and remove it, 100 times",
+	.syscalls = (const struct job_syscall[]){
+		{ "link", LINK_PAIRS }, { "unlink", LINK_PAIRS }, { NULL, 0 } },
+	.setup = "creates the file to link at init",
+	.init = link_init,
+	.run = link_run,
+	.fini = link_fini,
+};
+
+const struct job job_dir_rtns_1 = {
+	.name = "dir_rtns_1",
+	.family = "file",
+	.unit = "Directory Operations",
+	.inner_ops = DIR_SEARCHES,
+	.summary = "10 times, readdir() a 32-file directory up to a random "
+		   "name",
+	.syscalls = (const struct job_syscall[]){
+		{ "openat", DIR_SEARCHES }, { "newfstatat", DIR_SEARCHES },
+		{ "getdents64", DIR_SEARCHES }, { "close", DIR_SEARCHES },
+		{ NULL, 0 } },
+	.setup = "creates the directory and its 32 empty files at init",
+	.init = dir_init,
+	.run = dir_run,
+	.fini = dir_fini,
+};
+
+const struct job job_disk_src = {
+	.name = "disk_src",
+	.family = "file",
+	.unit = "Directory Searches",
+	.inner_ops = SRC_ROUNDS * SRC_DIRS,
+	.summary = "stat() headers along a 4-directory search path; create "
+		   "and remove a file",
+	.syscalls = (const struct job_syscall[]){
+		{ "newfstatat",
+		  SRC_ROUNDS * SRC_DIRS * (SRC_DIRS + 1) / 2 },
+		{ "openat", SRC_ROUNDS }, { "close", SRC_ROUNDS },
+		{ "unlink", SRC_ROUNDS }, { NULL, 0 } },
+	.setup = "creates the include path (4 directories, 64 empty headers) "
+		 "at init",
+	.init = src_init,
+	.run = src_run,
+	.fini = src_fini,
 };
