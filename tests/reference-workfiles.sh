@@ -1,0 +1,17 @@
+# tests/reference-workfiles.sh: every reaim workfile runs unchanged, 2 users for 2 s, with no failed job.
+. "$(dirname "$0")/lib.sh"
+
+dir=${AIMSWEEP_REFERENCE:-}/aim7-workfiles
+[ -d "$dir" ] || skip "no reference workfiles at $dir"
+for wf in "$dir"/workfile.*; do
+	name=$(basename "$wf")
+	expect_status 0 run_aimsweep run --levels 2 -t 2 -w 1 -d "$scratch" \
+		-o "$out" "$wf"
+	json=$(latest_result)
+	jq_check "$json" '.status == "complete" and .levels[0].status == "ok"' "$name: level ok"
+	jq_check "$json" '.mix.jobs | length > 0' "$name: jobs"
+	jq_check "$json" '[.levels[0].jobs[] | .errors == 0 and (.ops > 0 or (.skipped and (.name | startswith("disk_dio_")) and (.skip_reason | length > 0)))] | all' "$name: every job ran without errors"
+	check_scratch_empty
+done
+check_no_processes
+pass

@@ -1,0 +1,62 @@
+/* tests/signal_optlevels.c: signal_test and jmp_test return 0, op after op, in processes and threads. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jobs/catalog.h"
+
+#define ROUNDS 3000
+
+/* One user's life of a job: init, three ops, fini. */
+static int cycle(const struct job *job, bool threaded)
+{
+	char reason[128] = "";
+	struct job_ctx ctx;
+	void *state;
+	int rc;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.threaded = threaded;
+	ctx.reason = reason;
+	ctx.reason_len = sizeof(reason);
+	rc = job->init(&ctx, &state);
+	if (rc) {
+		fprintf(stderr, "%s init: %d %s\n", job->name, rc, reason);
+		return 1;
+	}
+	for (int i = 0; i < 3 && !rc; i++)
+		rc = job->run(state);
+	job->fini(state);
+	if (rc)
+		fprintf(stderr, "%s run: %s\n", job->name, strerror(rc));
+	return rc != 0;
+}
+
+static void *thread_main(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < ROUNDS; i++)
+		if (cycle(&job_signal_test, true) || cycle(&job_jmp_test, true))
+			return (void *)1;
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t[2];
+	void *ret;
+	int bad = 0;
+
+	for (int i = 0; i < ROUNDS; i++)
+		if (cycle(&job_signal_test, false) || cycle(&job_jmp_test, false))
+			return 1;
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, thread_main, NULL))
+			return 99;
+	for (int i = 0; i < 2; i++) {
+		pthread_join(t[i], &ret);
+		bad |= ret != NULL;
+	}
+	puts(bad ? "0 passed, 1 failed" : "1 passed, 0 failed");
+	return bad;
+}
