@@ -58,8 +58,12 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 	}
 	level->n_jobs = n;
 	for (size_t e = 0; e < n; e++) {
-		level->jobs[e].name = mix->entries[e].job->name;
+		const struct job *job = mix->entries[e].job;
+
+		level->jobs[e].name = job->name;
+		level->jobs[e].unit = job->unit;
 		level->jobs[e].weight = mix->entries[e].weight;
+		level->jobs[e].inner_ops = job_inner_ops(job, mix_file_size(mix, users));
 	}
 	for (unsigned int u = 0; u < users; u++) {
 		const struct user_slot *slot = arena_slot(a, u);
@@ -91,6 +95,7 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 
 		level->errors += j->errors;
 		j->ops_per_sec = window_s > 0 ? (double)j->ops / window_s : 0;
+		j->inner_ops_per_sec = j->ops_per_sec * (double)j->inner_ops;
 	}
 	level->jobs_per_min = window_s > 0 ? (double)level->ops * 60.0 / window_s
 					   : 0;

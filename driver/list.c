@@ -10,23 +10,45 @@
 #include "driver/util.h"
 #include "jobs/job.h"
 
+/* "creat x1, close x1, pread64 x1 per inner op": one op's syscalls. */
+static void print_syscalls(FILE *f, const struct job *j)
+{
+	const char *sep = "";
+
+	for (const struct job_syscall *s = j->syscalls; s && s->name; s++) {
+		fprintf(f, "%s%s", sep, s->name);
+		if (s->per_op)
+			fprintf(f, " x%u", s->per_op);
+		if (s->per_op && s->per_inner)
+			fprintf(f, " +");
+		if (s->per_inner)
+			fprintf(f, " x%u per inner op", s->per_inner);
+		sep = ", ";
+	}
+	if (!*sep)
+		fprintf(f, "none");
+}
+
 static void list_jobs(FILE *f, bool verbose)
 {
-	fprintf(f, "# jobs (aimsweep list jobs -v: units and syscalls)\n");
+	fprintf(f, "# jobs: name, family, unit of an inner op (inner ops per op), syscalls per op\n");
 	for (size_t i = 0; i < job_table_len; i++) {
 		const struct job *j = job_table[i];
 
-		fprintf(f, "  %-18s %-8s %s\n", j->name, j->family, j->summary);
+		fprintf(f, "  %-17s %-8s %s ", j->name, j->family, j->unit);
+		if (j->inner_ops_for)
+			fprintf(f, "(x file blocks)");
+		else
+			fprintf(f, "(x%u)", j->inner_ops);
+		fprintf(f, ": ");
+		print_syscalls(f, j);
+		fputc('\n', f);
 		if (!verbose)
 			continue;
-		fprintf(f, "  %-18s %-8s unit: %s x %u per op\n", "", "",
-			j->unit, j->inner_ops);
-		fprintf(f, "  %-18s %-8s syscalls per op:", "", "");
-		for (const struct job_syscall *s = j->syscalls; s && s->name; s++)
-			fprintf(f, " %s x%u", s->name, s->per_op);
-		fputc('\n', f);
+		fprintf(f, "  %-17s %-8s %s\n", "", "", j->summary);
 		if (j->setup)
-			fprintf(f, "  %-18s %-8s untimed: %s\n", "", "", j->setup);
+			fprintf(f, "  %-17s %-8s before each op, untimed: %s\n",
+				"", "", j->setup);
 	}
 }
 
@@ -110,7 +132,10 @@ int list_main(int argc, char **argv)
 		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
 			verbose = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("Usage: aimsweep list [jobs|workfiles] [-v]\n");
+			printf("Usage: aimsweep list [jobs|workfiles] [-v]\n"
+			       "Lists the jobs (name, family, the unit of an inner op and how\n"
+			       "many one op makes, the syscalls one op makes; -v adds what a\n"
+			       "job does and its untimed setup) and the shipped workfiles.\n");
 			return EXIT_OK;
 		} else if (!what && (!strcmp(argv[i], "jobs") ||
 				     !strcmp(argv[i], "workfiles")))

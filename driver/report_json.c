@@ -127,7 +127,9 @@ static void add_mix(struct builder *b, cJSON *root, const struct mix *m)
 		add_num(b, e, "weight", m->entries[i].weight);
 		add_str(b, e, "family", j->family);
 		add_str(b, e, "unit", j->unit);
-		add_num(b, e, "inner_ops", j->inner_ops);
+		/* Jobs whose op size follows the level give it per level. */
+		if (!j->inner_ops_for)
+			add_num(b, e, "inner_ops", j->inner_ops);
 		sys = add_arr(b, e, "syscalls_per_op");
 		for (const struct job_syscall *s = j->syscalls; s && s->name;
 		     s++) {
@@ -135,6 +137,8 @@ static void add_mix(struct builder *b, cJSON *root, const struct mix *m)
 
 			add_str(b, so, "name", s->name);
 			add_num(b, so, "count", s->per_op);
+			if (s->per_inner)
+				add_num(b, so, "per_inner_op", s->per_inner);
 		}
 		if (j->setup)
 			add_str(b, e, "setup_per_op", j->setup);
@@ -181,6 +185,9 @@ static void add_level(struct builder *b, cJSON *levels,
 		add_str(b, jo, "name", j->name);
 		add_num(b, jo, "ops", (double)j->ops);
 		add_num(b, jo, "ops_per_sec", j->ops_per_sec);
+		add_str(b, jo, "unit", j->unit);
+		add_num(b, jo, "inner_ops", (double)j->inner_ops);
+		add_num(b, jo, "inner_ops_per_sec", j->inner_ops_per_sec);
 		add_num(b, jo, "errors", (double)j->errors);
 		if (j->errors)
 			add_str(b, jo, "last_errno", errno_name(j->last_errno));

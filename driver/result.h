@@ -16,10 +16,13 @@
 
 struct job_result {
 	const char *name;
+	const char *unit;	/* what an inner op is */
 	unsigned int weight;
 	uint64_t ops;		/* inside the window */
 	uint64_t errors;	/* inside the window */
 	int last_errno;		/* of the last error, 0 when none */
+	unsigned long inner_ops; /* per op, at this level's file size */
+	double inner_ops_per_sec;
 	bool skipped;		/* the job could not run here */
 	char skip_reason[USER_REASON_LEN];
 	double ops_per_sec;

@@ -109,15 +109,22 @@ static uint16_t *user_schedule(const struct mix *mix,
 	return order;
 }
 
+/* Errors in a row, with no op succeeding in between, after which a user
+ * gives up: a job that can only fail (a full disk, no descriptors left)
+ * must not turn the level into a silent busy loop of failures. */
+#define ERROR_STREAK_MAX 1000
+
 /*
  * The measured loop. Each op bumps its entry's counter with a relaxed
  * store: one writer per counter, and the parent only needs to see the
- * value eventually. The stop flag is read once per op.
+ * value eventually. The stop word is read once per op. Returns NULL, or
+ * the entry whose failures ended the loop.
  */
-static void user_loop(const struct arena_header *hdr, uint32_t gen,
-		      struct user_entry *entries, const uint16_t *order,
-		      size_t len)
+static struct user_entry *user_loop(const struct arena_header *hdr,
+				    uint32_t gen, struct user_entry *entries,
+				    const uint16_t *order, size_t len)
 {
+	unsigned int streak = 0;
 	size_t i = 0;
 
 	while (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != gen) {
@@ -131,14 +138,18 @@ static void user_loop(const struct arena_header *hdr, uint32_t gen,
 			rc = ue->job->run(ue->state);
 		if (!rc) {
 			__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
+			streak = 0;
 		} else {
 			c->last_errno = rc;
 			__atomic_store_n(&c->errors, c->errors + 1,
 					 __ATOMIC_RELAXED);
+			if (++streak == ERROR_STREAK_MAX)
+				return ue;
 		}
 		if (++i == len)
 			i = 0;
 	}
+	return NULL;
 }
 
 /*
@@ -242,7 +253,7 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	ctx.reason_len = sizeof(reason);
 	ctx.sysv_ids = slot->sysv_ids;
 	ctx.sysv_kinds = slot->sysv_kinds;
-	ctx.file_size = mix->file_size + mix->pool_size / ctx.users;
+	ctx.file_size = mix_file_size(mix, ctx.users);
 	for (size_t e = 0; e < mix->n_entries; e++) {
 		const struct job *job = mix->entries[e].job;
 		int rc;
@@ -281,7 +292,14 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 
 	user_test_fault(pool, user);
 	if (order) {
-		user_loop(hdr, gen, entries, order, len);
+		struct user_entry *bad = user_loop(hdr, gen, entries, order, len);
+
+		if (bad)
+			user_fail(slot, USER_EXIT_JOB_ERRORS,
+				  "job %s failed %d times in a row, the last with %s (%s)",
+				  bad->job->name, ERROR_STREAK_MAX,
+				  errno_name(bad->counters->last_errno),
+				  strerror(bad->counters->last_errno));
 	} else {
 		/* Every job was skipped: nothing to run, but leaving early
 		 * would look like a user that died. */

@@ -369,6 +369,11 @@ out:
 	return rc;
 }
 
+uint64_t mix_file_size(const struct mix *mix, unsigned int users)
+{
+	return mix->file_size + (users ? mix->pool_size / users : 0);
+}
+
 void mix_free(struct mix *mix)
 {
 	free(mix->entries);

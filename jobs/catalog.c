@@ -106,6 +106,12 @@ const struct job *const job_table[] = {
 
 const size_t job_table_len = sizeof(job_table) / sizeof(job_table[0]);
 
+unsigned long job_inner_ops(const struct job *job, uint64_t file_size)
+{
+	return job->inner_ops_for ? job->inner_ops_for(file_size)
+				  : job->inner_ops;
+}
+
 const struct job *job_find(const char *name)
 {
 	for (size_t i = 0; i < job_table_len; i++)

@@ -41,10 +41,12 @@ struct job_ctx {
 	uint8_t *sysv_kinds;	/* [JOB_SYSV_MAX], enum job_sysv_kind */
 };
 
-/* One syscall that one op makes, and how many times. */
+/* One syscall that one op makes, and how many times: per_op times, plus
+ * per_inner times for each of the op's inner operations. */
 struct job_syscall {
 	const char *name;
 	unsigned int per_op;
+	unsigned int per_inner;
 };
 
 /*
@@ -59,7 +61,10 @@ struct job {
 	const char *name;
 	const char *family;	/* file, disk, mem, signal, proc, ipc, net, compute */
 	const char *unit;	/* what one inner op is, as AIM9 printed it */
-	unsigned int inner_ops;	/* inner ops per op */
+	unsigned int inner_ops;	/* inner ops per op, unless inner_ops_for */
+	/* When an op's size depends on the level (the disk jobs move the
+	 * whole per-user file), its inner ops for that file size. */
+	unsigned long (*inner_ops_for)(uint64_t file_size);
 	const char *summary;	/* one line for `aimsweep list` */
 	const struct job_syscall *syscalls; /* per op, NULL-name terminated */
 	const char *setup;	/* what runs outside the timed part, or NULL */
@@ -74,6 +79,8 @@ extern const struct job *const job_table[];
 extern const size_t job_table_len;
 
 const struct job *job_find(const char *name);
+/* Inner operations of one op of `job` when a user's file is file_size. */
+unsigned long job_inner_ops(const struct job *job, uint64_t file_size);
 /* The job name closest to `name` by edit distance, for "did you mean". */
 const struct job *job_nearest(const char *name);
 

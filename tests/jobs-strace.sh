@@ -25,7 +25,10 @@ for job in $jobs; do
 	fi
 	[ "$ops" -gt 0 ] || fail "$job: no ops under strace"
 	# Declared "name count" pairs, and strace's "name calls" pairs.
-	jq -r '.mix.jobs[0].syscalls_per_op[] | "\(.name) \(.count)"' "$json" \
+	# Per op: count, plus per_inner_op for each of the level's inner ops.
+	inner=$(jq '.levels[0].jobs[0].inner_ops' "$json")
+	jq -r --argjson inner "$inner" '.mix.jobs[0].syscalls_per_op[] |
+		"\(.name) \(.count + (.per_inner_op // 0) * $inner)"' "$json" \
 		>"$test_dir/declared"
 	awk '$NF ~ /^[a-z_0-9]+$/ && $4 ~ /^[0-9]+$/ && $NF != "total" {
 		print $NF, $4 }' "$test_dir/$job.strace" >"$test_dir/counted"
