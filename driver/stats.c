@@ -50,3 +50,113 @@ double stats_jti(const struct summary *s)
 		return 0;
 	return jti > 100 ? 100 : jti;
 }
+
+/* Student's t, 97.5% quantile, for 1..30 degrees of freedom. */
+static const double t975[] = {
+	12.7062, 4.3027, 3.1824, 2.7764, 2.5706,
+	2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
+	2.2010, 2.1788, 2.1604, 2.1448, 2.1314,
+	2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+	2.0796, 2.0739, 2.0687, 2.0639, 2.0595,
+	2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
+};
+
+#define T975_MAX_DF (sizeof(t975) / sizeof(t975[0]))
+
+double stats_t_crit95(double df)
+{
+	/* The normal distribution's 97.5% quantile. */
+	const double z = 1.959963984540054;
+	double z3 = z * z * z, z5 = z3 * z * z;
+
+	if (!(df >= 1))
+		return NAN;
+	if (df < T975_MAX_DF + 1)
+		return t975[(size_t)df - 1];
+	return z + (z3 + z) / (4 * df) +
+	       (5 * z5 + 16 * z3 + 3 * z) / (96 * df * df);
+}
+
+int stats_ci95(const struct summary *s, size_t n, double *low, double *high)
+{
+	double half;
+
+	if (n < 2) {
+		*low = *high = s->mean;
+		return EDOM;
+	}
+	half = stats_t_crit95((double)(n - 1)) * s->stddev / sqrt((double)n);
+	*low = s->mean - half;
+	*high = s->mean + half;
+	return 0;
+}
+
+double stats_cov(const struct summary *s)
+{
+	return s->mean == 0 ? 0 : s->stddev / fabs(s->mean);
+}
+
+double stats_jain(const double *v, size_t n)
+{
+	double sum = 0, sq = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		sum += v[i];
+		sq += v[i] * v[i];
+	}
+	if (sq == 0)
+		return 0;
+	return sum * sum / ((double)n * sq);
+}
+
+double stats_percentile(const double *v, size_t n, double q)
+{
+	double *sorted, h, frac, result;
+	size_t lo;
+
+	if (n == 0)
+		return 0;
+	if (!(q > 0))		/* also NaN */
+		q = 0;
+	if (q > 100)
+		q = 100;
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted) {
+		errno = ENOMEM;
+		return NAN;
+	}
+	memcpy(sorted, v, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	h = (double)(n - 1) * q / 100;
+	lo = (size_t)h;
+	if (lo >= n - 1) {
+		result = sorted[n - 1];
+	} else {
+		frac = h - (double)lo;
+		result = sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+	}
+	free(sorted);
+	return result;
+}
+
+int stats_welch(double mean_a, double sd_a, size_t n_a, double mean_b,
+		double sd_b, size_t n_b, double *t, double *df)
+{
+	double va, vb, diff = mean_a - mean_b;
+
+	*t = *df = 0;
+	if (n_a < 2 || n_b < 2)
+		return EDOM;
+	/* The squared standard errors of the two means. */
+	va = sd_a * sd_a / (double)n_a;
+	vb = sd_b * sd_b / (double)n_b;
+	if (va + vb == 0) {
+		*t = diff == 0 ? 0 : diff > 0 ? INFINITY : -INFINITY;
+		*df = (double)(n_a + n_b - 2);
+		return 0;
+	}
+	*t = diff / sqrt(va + vb);
+	*df = (va + vb) * (va + vb) /
+	      (va * va / (double)(n_a - 1) + vb * vb / (double)(n_b - 1));
+	return 0;
+}
