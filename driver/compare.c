@@ -1,0 +1,514 @@
+/* driver/compare.c: `aimsweep compare A B`: the change per level of 2 runs. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/compare.h"
+#include "driver/result_read.h"
+#include "driver/util.h"
+
+/*
+ * The regularized incomplete beta function I_x(a, b), evaluated with its
+ * continued fraction (DLMF 8.17.22) by the modified Lentz method. The
+ * fraction converges fast for x < (a + 1) / (a + b + 2); above that the
+ * symmetry I_x(a, b) = 1 - I_(1-x)(b, a) is used.
+ */
+static double beta_fraction(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1.0 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double num, delta;
+
+		/* The even step, d_2m. */
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1.0 + num * d;
+		c = 1.0 + num / c;
+		d = 1.0 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		/* The odd step, d_2m+1. */
+		num = -(a + m) * (a + b + m) * x /
+		      ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1.0 + num * d;
+		c = 1.0 + num / c;
+		d = 1.0 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		delta = d * c;
+		h *= delta;
+		if (fabs(delta - 1.0) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+static double incomplete_beta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * beta_fraction(a, b, x) / a;
+	return 1.0 - front * beta_fraction(b, a, 1.0 - x) / b;
+}
+
+double student_t_two_sided_p(double t, double df)
+{
+	if (isnan(t) || isnan(df) || df <= 0)
+		return NAN;
+	if (isinf(t))
+		return 0.0;
+	return incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+}
+
+double welch_p_value(const struct repeat_stats *a,
+		     const struct repeat_stats *b, double *t, double *df)
+{
+	double va, vb, se2;
+
+	*t = NAN;
+	*df = NAN;
+	if (!(a->n >= 2 && b->n >= 2) || isnan(a->mean) || isnan(b->mean) ||
+	    !(a->stddev >= 0) || !(b->stddev >= 0))
+		return NAN;
+	va = a->stddev * a->stddev / a->n;
+	vb = b->stddev * b->stddev / b->n;
+	se2 = va + vb;
+	if (se2 == 0) {
+		/* No spread on either side: any difference is real. */
+		*t = a->mean == b->mean ? 0.0 :
+		     copysign(INFINITY, b->mean - a->mean);
+		*df = a->n + b->n - 2;
+		return a->mean == b->mean ? 1.0 : 0.0;
+	}
+	*t = (b->mean - a->mean) / sqrt(se2);
+	*df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	return student_t_two_sided_p(*t, *df);
+}
+
+double percent_change(double a, double b)
+{
+	if (a == 0)
+		return b == 0 ? 0.0 : NAN;
+	return (b - a) / fabs(a) * 100.0;
+}
+
+/* A level as one side sees it; `occurrence` tells apart repeated user
+ * counts (--levels 8,8,8): the k-th 8 of A is matched with the k-th of B. */
+struct side_level {
+	double users;
+	size_t index;
+	size_t occurrence;
+	const cJSON *level;
+};
+
+static int cmp_side_level(const void *x, const void *y)
+{
+	const struct side_level *a = x, *b = y;
+
+	if (a->users != b->users)
+		return a->users < b->users ? -1 : 1;
+	if (a->index != b->index)
+		return a->index < b->index ? -1 : 1;
+	return 0;
+}
+
+static int cmp_match(const struct side_level *a, const struct side_level *b)
+{
+	if (a->users != b->users)
+		return a->users < b->users ? -1 : 1;
+	if (a->occurrence != b->occurrence)
+		return a->occurrence < b->occurrence ? -1 : 1;
+	return 0;
+}
+
+/* The levels sorted by users, then by the order they ran. */
+static struct side_level *side_levels(const cJSON *root, size_t *n)
+{
+	const cJSON *levels = result_levels(root), *l;
+	struct side_level *v;
+	size_t i = 0;
+
+	*n = (size_t)cJSON_GetArraySize(levels);
+	v = calloc(*n ? *n : 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	cJSON_ArrayForEach(l, levels) {
+		v[i].users = level_users(l);
+		v[i].index = i;
+		v[i].level = l;
+		i++;
+	}
+	qsort(v, *n, sizeof(*v), cmp_side_level);
+	for (i = 1; i < *n; i++)
+		if (v[i].users == v[i - 1].users)
+			v[i].occurrence = v[i - 1].occurrence + 1;
+	return v;
+}
+
+static void print_side_header(FILE *f, const char *tag, const cJSON *root,
+			      const char *name)
+{
+	const cJSON *host = json_obj(root, "host");
+	const char *wf = json_str(json_obj(root, "mix"), "name");
+
+	if (!wf)
+		wf = json_str(json_obj(root, "params"), "workfile");
+	fprintf(f, "# %s: ", tag);
+	fput_safe(f, name);
+	fputs(": Linux ", f);
+	fput_safe(f, json_str(host, "kernel_release"));
+	fputs(", workfile ", f);
+	fput_safe(f, wf);
+	fputs(", host ", f);
+	fput_safe(f, json_str(host, "hostname"));
+	fprintf(f, " (%g CPUs), started ", json_num(host, "cpus_online"));
+	fput_safe(f, json_str(root, "started_at"));
+	fputs(", ", f);
+	fput_safe(f, json_str(root, "status"));
+	fputc('\n', f);
+}
+
+static void put_value(FILE *f, double v)
+{
+	if (isnan(v))
+		fprintf(f, " %15s", "-");
+	else
+		fprintf(f, " %15.1f", v);
+}
+
+static void put_change(FILE *f, double pct)
+{
+	if (isnan(pct))
+		fprintf(f, " %9s", "-");
+	else
+		fprintf(f, " %+8.1f%%", pct);
+}
+
+static bool read_repeats(const cJSON *level, struct repeat_stats *r)
+{
+	const cJSON *o = json_obj(json_obj(level, "repeats"), "jobs_per_min");
+
+	r->n = json_num(o, "n");
+	r->mean = json_num(o, "mean");
+	r->stddev = json_num(o, "stddev");
+	return r->n >= 2 && !isnan(r->mean) && r->stddev >= 0;
+}
+
+/* The "what" column of a job's row, as wide as the header's. */
+static void put_job_name(FILE *f, const char *name)
+{
+	size_t len = strlen(name) + strlen(" ops/s");
+
+	fprintf(f, "%7s  ", "");
+	fput_safe(f, name);
+	fprintf(f, " ops/s%*s", len < 22 ? (int)(22 - len) : 0, "");
+}
+
+/* The rows of each job's ops/s, matched by name. */
+static void print_jobs(FILE *f, const cJSON *la, const cJSON *lb)
+{
+	const cJSON *ja = json_arr(la, "jobs"), *jb = json_arr(lb, "jobs");
+	const cJSON *x, *y;
+
+	cJSON_ArrayForEach(x, ja) {
+		const char *name = json_str(x, "name");
+		double va = json_num(x, "ops_per_sec"), vb = NAN;
+		bool found = false;
+
+		if (!name)
+			continue;
+		cJSON_ArrayForEach(y, jb) {
+			const char *other = json_str(y, "name");
+
+			if (other && !strcmp(name, other)) {
+				vb = json_num(y, "ops_per_sec");
+				found = true;
+				break;
+			}
+		}
+		put_job_name(f, name);
+		put_value(f, va);
+		put_value(f, vb);
+		put_change(f, found ? percent_change(va, vb) : NAN);
+		fputs(found ? "\n" : "  only in A\n", f);
+	}
+	cJSON_ArrayForEach(y, jb) {
+		const char *name = json_str(y, "name");
+		bool found = false;
+
+		if (!name)
+			continue;
+		cJSON_ArrayForEach(x, ja) {
+			const char *other = json_str(x, "name");
+
+			if (other && !strcmp(name, other)) {
+				found = true;
+				break;
+			}
+		}
+		if (found)
+			continue;
+		put_job_name(f, name);
+		put_value(f, NAN);
+		put_value(f, json_num(y, "ops_per_sec"));
+		put_change(f, NAN);
+		fputs("  only in B\n", f);
+	}
+}
+
+struct compare_totals {
+	size_t both, only_a, only_b, regressions;
+	double fail_above_pct;
+};
+
+static void print_pair(FILE *f, double users, const cJSON *la,
+		       const cJSON *lb, struct compare_totals *tot)
+{
+	bool ok_a = la && level_is_ok(la), ok_b = lb && level_is_ok(lb);
+	struct repeat_stats ra, rb;
+	double va, vb, pct = NAN, p, t, df;
+	bool regressed = false;
+
+	fprintf(f, "%7.0f  %-22s", users, "jobs/min");
+	if (!la || !lb) {
+		const cJSON *l = la ? la : lb;
+
+		put_value(f, ok_a ? json_num(l, "jobs_per_min") : NAN);
+		put_value(f, ok_b ? json_num(l, "jobs_per_min") : NAN);
+		put_change(f, NAN);
+		fprintf(f, "  only in %s%s\n", la ? "A" : "B",
+			level_is_ok(l) ? "" : " (failed)");
+		if (la)
+			tot->only_a++;
+		else
+			tot->only_b++;
+		return;
+	}
+	tot->both++;
+	if (!ok_a || !ok_b) {
+		put_value(f, ok_a ? json_num(la, "jobs_per_min") : NAN);
+		put_value(f, ok_b ? json_num(lb, "jobs_per_min") : NAN);
+		put_change(f, NAN);
+		if (!ok_a && !ok_b) {
+			fputs("  failed in both\n", f);
+			return;
+		}
+		fprintf(f, "  failed in %s: ", ok_a ? "B" : "A");
+		fput_safe(f, level_reason(ok_a ? lb : la));
+		/* A level that used to work and now fails is the worst
+		 * drop of all. */
+		if (ok_a && tot->fail_above_pct >= 0) {
+			msg_error("compare: the level of %.0f users failed in B",
+				  users);
+			tot->regressions++;
+			fputs("; REGRESSION", f);
+		}
+		fputc('\n', f);
+		return;
+	}
+	if (read_repeats(la, &ra) && read_repeats(lb, &rb)) {
+		va = ra.mean;
+		vb = rb.mean;
+	} else {
+		va = json_num(la, "jobs_per_min");
+		vb = json_num(lb, "jobs_per_min");
+		ra.n = rb.n = 0;
+	}
+	pct = percent_change(va, vb);
+	put_value(f, va);
+	put_value(f, vb);
+	put_change(f, pct);
+	if (tot->fail_above_pct >= 0 && !isnan(pct) &&
+	    pct < -tot->fail_above_pct) {
+		regressed = true;
+		tot->regressions++;
+		msg_error("compare: jobs/min at %.0f users dropped %.1f%%, more than --fail-above %g%%",
+			  users, -pct, tot->fail_above_pct);
+	}
+	if (ra.n >= 2) {
+		p = welch_p_value(&ra, &rb, &t, &df);
+		fprintf(f, "  %s (Welch p=%.3g, n=%.0f+%.0f)",
+			p < COMPARE_ALPHA ? "significant" : "within noise",
+			p, ra.n, rb.n);
+	} else {
+		fputs("  no repeats: noise unknown", f);
+	}
+	fputs(regressed ? "; REGRESSION\n" : "\n", f);
+	print_jobs(f, la, lb);
+}
+
+bool compare_print(FILE *f, const cJSON *a, const char *a_name,
+		   const cJSON *b, const char *b_name, double fail_above_pct)
+{
+	struct compare_totals tot = { .fail_above_pct = fail_above_pct };
+	struct side_level *va, *vb;
+	size_t na, nb, i = 0, k = 0;
+
+	print_side_header(f, "A", a, a_name);
+	print_side_header(f, "B", b, b_name);
+	va = side_levels(a, &na);
+	vb = side_levels(b, &nb);
+	if (!va || !vb) {
+		free(va);
+		free(vb);
+		msg_error("compare: out of memory");
+		/* Failing safe: a bot must not read this as "no change". */
+		return true;
+	}
+	fprintf(f, "%7s  %-22s %15s %15s %9s  %s\n", "users", "what", "A", "B",
+		"change", "verdict");
+	while (i < na || k < nb) {
+		int c = i == na ? 1 : k == nb ? -1 : cmp_match(&va[i], &vb[k]);
+
+		if (c < 0) {
+			print_pair(f, va[i].users, va[i].level, NULL, &tot);
+			i++;
+		} else if (c > 0) {
+			print_pair(f, vb[k].users, NULL, vb[k].level, &tot);
+			k++;
+		} else {
+			print_pair(f, va[i].users, va[i].level, vb[k].level,
+				   &tot);
+			i++;
+			k++;
+		}
+	}
+	fprintf(f, "# %zu level%s in both, %zu only in A, %zu only in B",
+		tot.both, tot.both == 1 ? "" : "s", tot.only_a, tot.only_b);
+	if (fail_above_pct >= 0)
+		fprintf(f, "; %zu dropped more than %g%%", tot.regressions,
+			fail_above_pct);
+	fputc('\n', f);
+	free(va);
+	free(vb);
+	return tot.regressions > 0;
+}
+
+void compare_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: aimsweep compare A.json B.json [--fail-above PCT]\n"
+		"\n"
+		"Compares two saved results, B against A: for every level (matched\n"
+		"by users; a repeated user count is matched in the order run) the\n"
+		"jobs/min of A and B and the change in percent, then each job's\n"
+		"ops/s (matched by name). Levels or jobs in only one file are\n"
+		"listed as such. The header names each side's kernel, workfile and\n"
+		"host.\n"
+		"\n"
+		"Verdict: when both levels carry repeat statistics (aimsweep run -r:\n"
+		"levels[].repeats.jobs_per_min with n, mean and stddev), the means\n"
+		"are compared and Welch's t-test decides: \"significant\" when the\n"
+		"two-sided p-value is below %g, else \"within noise\". Without\n"
+		"them the verdict is \"no repeats: noise unknown\": one run per\n"
+		"side says nothing about how much the number moves by itself.\n"
+		"\n"
+		"Options:\n"
+		"  --fail-above PCT  exit 1 when a level's jobs/min dropped by more\n"
+		"                    than PCT percent from A to B; only drops count,\n"
+		"                    a rise never fails. A level ok in A and failed\n"
+		"                    in B counts as a drop; levels in one file only\n"
+		"                    do not count\n"
+		"  -h, --help        show this help\n"
+		"\n"
+		"Exit status: 0 compared (and no drop beyond --fail-above); 1 a\n"
+		"level dropped beyond --fail-above; 2 bad usage, or a file that\n"
+		"cannot be read or is not a result.json this aimsweep reads.\n",
+		COMPARE_ALPHA);
+}
+
+static bool parse_percent(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v) || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+int compare_main(int argc, char **argv)
+{
+	enum { OPT_FAIL_ABOVE = 256 };
+	static const struct option opts[] = {
+		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double fail_above = -1;
+	cJSON *a = NULL, *b = NULL;
+	char err[1024];
+	int c, rc = EXIT_USAGE;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FAIL_ABOVE:
+			if (!parse_percent(optarg, &fail_above)) {
+				msg_error("compare: --fail-above: '%s' is not a percentage (a number >= 0)",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return EXIT_OK;
+		case ':':
+			msg_error("compare: option %s needs a value (aimsweep compare --help)",
+				  argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			if (optopt)
+				msg_error("compare: unknown option -%c (aimsweep compare --help)",
+					  optopt);
+			else
+				msg_error("compare: unknown option %s (aimsweep compare --help)",
+					  argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		msg_error("compare: want two result.json files, got %d (aimsweep compare --help)",
+			  argc - optind);
+		return EXIT_USAGE;
+	}
+	a = result_read(argv[optind], err, sizeof(err));
+	if (!a) {
+		msg_error("%s", err);
+		goto out;
+	}
+	b = result_read(argv[optind + 1], err, sizeof(err));
+	if (!b) {
+		msg_error("%s", err);
+		goto out;
+	}
+	rc = compare_print(stdout, a, argv[optind], b, argv[optind + 1],
+			   fail_above) ? EXIT_RUN_FAILED : EXIT_OK;
+	if (fflush(stdout) || ferror(stdout)) {
+		msg_error("compare: cannot write standard output: %s",
+			  strerror(errno));
+		rc = EXIT_RUN_FAILED;
+	}
+out:
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	return rc;
+}

@@ -1,0 +1,971 @@
+/* driver/plot.c: `aimsweep plot`: a gnuplot script and data for results. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "driver/plot.h"
+#include "driver/result_read.h"
+#include "driver/util.h"
+
+/* A hostile file could name a million jobs or locks; a plot with more
+ * lines than this per result is unreadable anyway. */
+#define PLOT_MAX_NAMES 64
+#define PLOT_MAX_LOCKS_SCANNED 256
+
+enum panel_id {
+	PANEL_JOBS,
+	PANEL_PER_USER,
+	PANEL_P99,
+	PANEL_SYS,
+	PANEL_LOCKS,
+	N_PANELS,
+};
+
+struct panel {
+	const char *title;
+	const char *ylabel;
+	const char *yformat;	/* NULL: gnuplot's own */
+	bool logy;
+	FILE *clauses;		/* the plot command's clauses, in memory */
+	char *text;
+	size_t len;
+	size_t n;		/* clauses so far */
+};
+
+struct plot_data {
+	FILE *dat;
+	const char *dat_name;
+	size_t next_index;	/* the gnuplot index of the next block */
+	size_t sys_measured, sys_derived;
+	double min_users, max_users;
+	bool geometric;		/* each result's levels at least double */
+	struct panel panels[N_PANELS];
+};
+
+/* Length of the UTF-8 sequence at s, or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* The second byte's range excludes overlong forms, surrogates and
+	 * code points past U+10FFFF. */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/*
+ * A gnuplot single-quoted string, in which nothing is interpreted but ''
+ * for a quote. Control characters and bytes that are not UTF-8 become
+ * '?': a label comes from a file or the command line, and the SVG it
+ * ends up in must stay well-formed XML.
+ */
+static void gp_quote(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "?");
+
+	fputc('\'', f);
+	while (*p) {
+		size_t n;
+
+		if (*p == '\'') {
+			fputs("''", f);
+			p++;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fputc('?', f);
+			p++;
+		} else if (*p < 0x80) {
+			fputc(*p++, f);
+		} else if ((n = utf8_len(p))) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else {
+			fputc('?', f);
+			p++;
+		}
+	}
+	fputc('\'', f);
+}
+
+/* Whether gp_quote() prints s unchanged (apart from doubled quotes). */
+static bool gp_literal(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = *p < 0x80 ? 1 : utf8_len(p);
+
+		if (!n || *p < 0x20 || *p == 0x7f)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/* A data column: the number, or gnuplot's missing mark "?". */
+static void put_dat(FILE *f, double v)
+{
+	char buf[NUM_TEXT_LEN];
+
+	fputc(' ', f);
+	fputs(isfinite(v) ? num_text(buf, sizeof(buf), v) : "?", f);
+}
+
+/*
+ * A level with no point (failed, or without the value) breaks the line
+ * there rather than joining its neighbours as if it had been measured:
+ * one blank line before the next row. Never two, which would end the
+ * gnuplot index.
+ */
+static void put_gap(FILE *f, bool *gap)
+{
+	if (*gap)
+		fputc('\n', f);
+	*gap = false;
+}
+
+/* Starts the next clause of a panel's plot command. */
+static FILE *clause(struct panel *p)
+{
+	if (p->n++)
+		fputs(", \\\n     ", p->clauses);
+	return p->clauses;
+}
+
+/* Appends rows (one "users value..." line each) as the data file's next
+ * block; returns its gnuplot index. */
+static size_t put_block(struct plot_data *d, const char *label,
+			const char *what, const char *rows, size_t len)
+{
+	fprintf(d->dat, "# index %zu: %s of ", d->next_index, what);
+	fput_safe(d->dat, label);
+	fputc('\n', d->dat);
+	fwrite(rows, 1, len, d->dat);
+	/* Two blank lines end a block for gnuplot's `index`. */
+	fputs("\n\n", d->dat);
+	return d->next_index++;
+}
+
+static void note_users(struct plot_data *d, double users)
+{
+	if (users < d->min_users)
+		d->min_users = users;
+	if (users > d->max_users)
+		d->max_users = users;
+}
+
+/* Whether the file has the machine's sys% (levels[].cpu.sys_pct) for
+ * every ok level; else the users' own system time stands in for it. */
+static bool has_machine_sys(const cJSON *root)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, result_levels(root))
+		if (level_is_ok(l) && isnan(json_num2(l, "cpu", "sys_pct")))
+			return false;
+	return true;
+}
+
+/* jobs/min, jobs/min/user and sys% per ok level: one block, three
+ * panels. With mark_derived, a line of users' sys time says so in the
+ * legend, because other lines show the machine's. */
+static int plot_levels(struct plot_data *d, const struct plot_result *r,
+		       int color, bool mark_derived)
+{
+	const cJSON *levels = result_levels(r->root), *l;
+	double cpus = json_num2(r->root, "host", "cpus_online");
+	double ideal = NAN, prev_users = 0;
+	bool measured = has_machine_sys(r->root), any_sys = false, gap = false;
+	size_t len = 0, nrows = 0, idx;
+	char *rows = NULL;
+	FILE *f, *c;
+
+	f = open_memstream(&rows, &len);
+	if (!f)
+		return -1;
+	cJSON_ArrayForEach(l, levels) {
+		double users = level_users(l);
+		double jpm = json_num(l, "jobs_per_min");
+		double per_user = json_num(l, "jobs_per_min_per_user");
+		double sys;
+
+		if (!level_is_ok(l) || (isnan(jpm) && isnan(per_user))) {
+			gap = nrows > 0;
+			continue;
+		}
+		if (measured)
+			sys = json_num2(l, "cpu", "sys_pct");
+		else
+			sys = json_num2(l, "rusage", "stime_s") /
+			      (json_num(l, "window_s") * cpus) * 100.0;
+		if (isnan(ideal))
+			ideal = per_user;
+		any_sys |= isfinite(sys);
+		note_users(d, users);
+		if (nrows && users < prev_users * 1.9)
+			d->geometric = false;
+		prev_users = users;
+		put_gap(f, &gap);
+		fprintf(f, "%.0f", users);
+		put_dat(f, jpm);
+		put_dat(f, per_user);
+		put_dat(f, sys);
+		fputc('\n', f);
+		nrows++;
+	}
+	if (fclose(f))
+		return -1;
+	if (!nrows) {
+		free(rows);
+		return 0;
+	}
+	idx = put_block(d, r->label,
+			"users, jobs/min, jobs/min/user, sys %", rows, len);
+	free(rows);
+
+	c = clause(&d->panels[PANEL_JOBS]);
+	fprintf(c, "dat index %zu using 1:2 with linespoints lc %d pt 7 title ",
+		idx, color);
+	gp_quote(c, r->label);
+
+	c = clause(&d->panels[PANEL_PER_USER]);
+	fprintf(c, "dat index %zu using 1:3 with linespoints lc %d pt 7 title ",
+		idx, color);
+	gp_quote(c, r->label);
+	if (isfinite(ideal)) {
+		char buf[NUM_TEXT_LEN];
+
+		/* Perfect scaling: every user as fast as at the first
+		 * level. */
+		c = clause(&d->panels[PANEL_PER_USER]);
+		fprintf(c, "dat index %zu using 1:(%s) with lines lc %d dt 2 title ",
+			idx, num_text(buf, sizeof(buf), ideal), color);
+		fputs("'ideal: '.", c);
+		gp_quote(c, r->label);
+	}
+
+	if (any_sys) {
+		c = clause(&d->panels[PANEL_SYS]);
+		fprintf(c, "dat index %zu using 1:4 with linespoints lc %d pt 7 title ",
+			idx, color);
+		gp_quote(c, r->label);
+		if (!measured && mark_derived)
+			fputs(".' (users'' sys time)'", c);
+		if (measured)
+			d->sys_measured++;
+		else
+			d->sys_derived++;
+	}
+	return 0;
+}
+
+static bool name_known(const char **names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* Each job's p99 latency (levels[].jobs[].latency_ns.p99) per ok level,
+ * one line per job where the file has it. */
+static int plot_job_p99(struct plot_data *d, const struct plot_result *r,
+			int dash)
+{
+	const cJSON *levels = result_levels(r->root), *l, *j;
+	const char *names[PLOT_MAX_NAMES];
+	size_t n_names = 0;
+
+	cJSON_ArrayForEach(l, levels) {
+		if (!level_is_ok(l))
+			continue;
+		cJSON_ArrayForEach(j, json_arr(l, "jobs")) {
+			const char *name = json_str(j, "name");
+
+			if (name && n_names < PLOT_MAX_NAMES &&
+			    isfinite(json_num2(j, "latency_ns", "p99")) &&
+			    !name_known(names, n_names, name))
+				names[n_names++] = name;
+		}
+	}
+	for (size_t i = 0; i < n_names; i++) {
+		size_t len = 0, nrows = 0, idx;
+		char *rows = NULL, what[64];
+		FILE *f = open_memstream(&rows, &len), *c;
+
+		if (!f)
+			return -1;
+		bool gap = false;
+
+		cJSON_ArrayForEach(l, levels) {
+			const cJSON *jobs = json_arr(level_is_ok(l) ? l : NULL,
+						     "jobs");
+			size_t before = nrows;
+
+			cJSON_ArrayForEach(j, jobs) {
+				const char *name = json_str(j, "name");
+				double p99 = json_num2(j, "latency_ns", "p99");
+
+				if (!name || strcmp(name, names[i]) ||
+				    !isfinite(p99))
+					continue;
+				put_gap(f, &gap);
+				fprintf(f, "%.0f", level_users(l));
+				put_dat(f, p99 / 1000.0);
+				fputc('\n', f);
+				nrows++;
+				break;
+			}
+			if (nrows == before)
+				gap = nrows > 0;
+		}
+		if (fclose(f))
+			return -1;
+		if (!nrows) {
+			free(rows);
+			continue;
+		}
+		snprintf(what, sizeof(what), "users, p99 latency us of job %zu",
+			 i + 1);
+		idx = put_block(d, r->label, what, rows, len);
+		free(rows);
+		c = clause(&d->panels[PANEL_P99]);
+		fprintf(c, "dat index %zu using 1:2 with linespoints lc %zu dt %d pt 7 title ",
+			idx, i + 1, dash);
+		gp_quote(c, r->label);
+		fputs(".': '.", c);
+		gp_quote(c, names[i]);
+	}
+	return 0;
+}
+
+struct lock_total {
+	const char *name;
+	double wait_ns;
+};
+
+static int cmp_lock_total(const void *x, const void *y)
+{
+	const struct lock_total *a = x, *b = y;
+
+	if (a->wait_ns != b->wait_ns)
+		return a->wait_ns > b->wait_ns ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* A lock_contention[] entry's name: perf lock contention calls it the
+ * caller (or the lock's symbol). NULL when it has none. */
+static const char *lock_name(const cJSON *e)
+{
+	const char *s = json_str(e, "name");
+
+	return s ? s : json_str(e, "caller");
+}
+
+/* Its total wait in ns, NaN when it has none. */
+static double lock_wait_ns(const cJSON *e)
+{
+	double w = json_num(e, "wait_total_ns");
+
+	if (isnan(w))
+		w = json_num(e, "total_wait_ns");
+	if (isnan(w))
+		w = json_num(e, "total_wait_s") * 1e9;
+	return w >= 0 ? w : NAN;
+}
+
+/* The wait time of the locks that waited most over the whole run, per
+ * level: levels[].lock_contention[] = { name, wait_total_ns, ... }. */
+static int plot_locks(struct plot_data *d, const struct plot_result *r,
+		      int dash)
+{
+	const cJSON *levels = result_levels(r->root), *l, *e;
+	struct lock_total locks[PLOT_MAX_NAMES];
+	size_t n_locks = 0;
+
+	cJSON_ArrayForEach(l, levels) {
+		size_t scanned = 0;
+
+		if (!level_is_ok(l))
+			continue;
+		cJSON_ArrayForEach(e, json_arr(l, "lock_contention")) {
+			const char *name = lock_name(e);
+			double w = lock_wait_ns(e);
+			size_t k;
+
+			if (scanned++ >= PLOT_MAX_LOCKS_SCANNED)
+				break;
+			if (!name || !(w >= 0))
+				continue;
+			for (k = 0; k < n_locks; k++)
+				if (!strcmp(locks[k].name, name))
+					break;
+			if (k == n_locks) {
+				if (n_locks == PLOT_MAX_NAMES)
+					continue;
+				locks[n_locks].name = name;
+				locks[n_locks++].wait_ns = 0;
+			}
+			locks[k].wait_ns += w;
+		}
+	}
+	qsort(locks, n_locks, sizeof(locks[0]), cmp_lock_total);
+	if (n_locks > PLOT_TOP_LOCKS)
+		n_locks = PLOT_TOP_LOCKS;
+	for (size_t i = 0; i < n_locks; i++) {
+		size_t len = 0, nrows = 0, idx;
+		char *rows = NULL, what[64];
+		FILE *f = open_memstream(&rows, &len), *c;
+
+		if (!f)
+			return -1;
+		bool gap = false;
+
+		cJSON_ArrayForEach(l, levels) {
+			const cJSON *lc = json_arr(level_is_ok(l) ? l : NULL,
+						   "lock_contention");
+			size_t before = nrows;
+
+			cJSON_ArrayForEach(e, lc) {
+				const char *name = lock_name(e);
+				double w = lock_wait_ns(e);
+
+				if (!name || strcmp(name, locks[i].name) ||
+				    !(w >= 0))
+					continue;
+				put_gap(f, &gap);
+				fprintf(f, "%.0f", level_users(l));
+				put_dat(f, w / 1e6);
+				fputc('\n', f);
+				nrows++;
+				break;
+			}
+			if (nrows == before)
+				gap = nrows > 0;
+		}
+		if (fclose(f))
+			return -1;
+		if (!nrows) {
+			free(rows);
+			continue;
+		}
+		snprintf(what, sizeof(what), "users, wait ms of lock %zu",
+			 i + 1);
+		idx = put_block(d, r->label, what, rows, len);
+		free(rows);
+		c = clause(&d->panels[PANEL_LOCKS]);
+		fprintf(c, "dat index %zu using 1:2 with linespoints lc %zu dt %d pt 7 title ",
+			idx, i + 1, dash);
+		gp_quote(c, r->label);
+		fputs(".': '.", c);
+		gp_quote(c, locks[i].name);
+	}
+	return 0;
+}
+
+static void write_script(FILE *gp, struct plot_data *d, size_t n_results,
+			 const char *gp_name, const char *out_name, bool png)
+{
+	size_t active = 0, rows, cols;
+
+	for (int i = 0; i < N_PANELS; i++)
+		active += d->panels[i].n > 0;
+	cols = active > 1 ? 2 : 1;
+	rows = (active + cols - 1) / cols;
+	fprintf(gp, "# %s: aimsweep plot of %zu result%s; redraw with `gnuplot %s` in this directory.\n",
+		gp_name, n_results, n_results == 1 ? "" : "s", gp_name);
+	if (png) {
+		fprintf(gp,
+			"if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+			"\tset terminal pngcairo size 1200,%zu\n"
+			"} else {\n"
+			"\tset terminal png size 1200,%zu\n"
+			"}\n", rows > 2 ? rows * 450 : 900,
+			rows > 2 ? rows * 450 : 900);
+	} else {
+		fprintf(gp, "set terminal svg size 1200,%zu dynamic\n",
+			rows > 2 ? rows * 450 : 900);
+	}
+	/* Job names like creat_clo would turn into subscripts otherwise. */
+	fputs("set termoption noenhanced\n", gp);
+	fputs("set output ", gp);
+	gp_quote(gp, out_name);
+	fputs("\ndat = ", gp);
+	gp_quote(gp, d->dat_name);
+	fputs("\nset datafile missing '?'\n"
+	      "set grid\n"
+	      "set key below\n"
+	      "set xlabel 'users'\n", gp);
+	/* Doubling ramps (1,2,4,...,64) bunch up at the left on a linear
+	 * axis; 100..1000 by 100 reads better linear. */
+	if (d->geometric && d->min_users >= 1 &&
+	    d->max_users / d->min_users >= 4)
+		fputs("set logscale x 2\n", gp);
+	fprintf(gp, "set multiplot layout %zu,%zu\n", rows, cols);
+	for (int i = 0; i < N_PANELS; i++) {
+		struct panel *p = &d->panels[i];
+
+		if (!p->n)
+			continue;
+		fputs("\nset title ", gp);
+		gp_quote(gp, p->title);
+		fputs("\nset ylabel ", gp);
+		gp_quote(gp, p->ylabel);
+		fputc('\n', gp);
+		if (p->yformat) {
+			fputs("set format y ", gp);
+			gp_quote(gp, p->yformat);
+			fputc('\n', gp);
+		} else {
+			fputs("set format y '% h'\n", gp);
+		}
+		if (p->logy)
+			fputs("set logscale y\nset yrange [*:*]\n", gp);
+		else
+			fputs("unset logscale y\nset yrange [0:*]\n", gp);
+		fprintf(gp, "plot %.*s\n", (int)p->len, p->text);
+	}
+	fputs("\nunset multiplot\n", gp);
+}
+
+static void panels_init(struct plot_data *d)
+{
+	static const struct panel proto[N_PANELS] = {
+		[PANEL_JOBS] = { "jobs/min vs users", "jobs/min", "%.1s%c" },
+		[PANEL_PER_USER] = { "jobs/min per user vs users (dashed: ideal)",
+				     "jobs/min/user", "%.1s%c" },
+		[PANEL_P99] = { "p99 latency per job vs users",
+				"p99 latency (us)", NULL, true },
+		[PANEL_SYS] = { "machine sys % vs users (/proc/stat)",
+				"sys %", NULL },
+		[PANEL_LOCKS] = { "top locks: wait time vs users",
+				  "wait per level (ms)", NULL },
+	};
+
+	for (int i = 0; i < N_PANELS; i++) {
+		d->panels[i] = proto[i];
+		d->panels[i].clauses = open_memstream(&d->panels[i].text,
+						      &d->panels[i].len);
+	}
+}
+
+int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
+	       const char *dat_path, const char *dat_name,
+	       const char *out_name, bool png, char *err, size_t errlen)
+{
+	struct plot_data d = {
+		.dat_name = dat_name,
+		.min_users = INFINITY,
+		.max_users = -INFINITY,
+		.geometric = true,
+	};
+	const char *gp_name = strrchr(gp_path, '/');
+	int active = 0, rc = -1;
+	size_t n_machine_sys = 0;
+	FILE *gp = NULL;
+
+	gp_name = gp_name ? gp_name + 1 : gp_path;
+	panels_init(&d);
+	for (int i = 0; i < N_PANELS; i++) {
+		if (!d.panels[i].clauses) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+	}
+	d.dat = fopen(dat_path, "w");
+	if (!d.dat) {
+		snprintf(err, errlen, "cannot write %s: %s", dat_path,
+			 strerror(errno));
+		goto out;
+	}
+	fprintf(d.dat, "# %s: aimsweep plot data, read by the script next to it; failed levels are left out, a blank line breaks the line there.\n",
+		dat_name);
+	for (size_t i = 0; i < n; i++)
+		n_machine_sys += has_machine_sys(res[i].root);
+	for (size_t i = 0; i < n; i++) {
+		int color = (int)(i % 8) + 1;
+
+		if (plot_levels(&d, &res[i], color,
+				n_machine_sys > 0 && n_machine_sys < n) ||
+		    plot_job_p99(&d, &res[i], color) ||
+		    plot_locks(&d, &res[i], color)) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+	}
+	if (d.sys_derived) {
+		/* rusage covers each user's whole life, not the window:
+		 * say what the number is. */
+		d.panels[PANEL_SYS].title = d.sys_measured ?
+			"sys % vs users (marked: users' sys time)" :
+			"users' sys time % vs users";
+		d.panels[PANEL_SYS].ylabel = d.sys_measured ? "sys %" :
+			"users' stime / (window x CPUs) %";
+	}
+	for (int i = 0; i < N_PANELS; i++) {
+		if (fflush(d.panels[i].clauses)) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		active += d.panels[i].n > 0;
+	}
+	if (fclose(d.dat)) {
+		d.dat = NULL;
+		snprintf(err, errlen, "cannot write %s: %s", dat_path,
+			 strerror(errno));
+		goto out;
+	}
+	d.dat = NULL;
+	if (!active) {
+		snprintf(err, errlen, "nothing to plot: no level is ok");
+		goto out;
+	}
+	gp = fopen(gp_path, "w");
+	if (!gp) {
+		snprintf(err, errlen, "cannot write %s: %s", gp_path,
+			 strerror(errno));
+		goto out;
+	}
+	write_script(gp, &d, n, gp_name, out_name, png);
+	if (fclose(gp)) {
+		snprintf(err, errlen, "cannot write %s: %s", gp_path,
+			 strerror(errno));
+		goto out;
+	}
+	rc = active;
+out:
+	if (d.dat)
+		fclose(d.dat);
+	for (int i = 0; i < N_PANELS; i++) {
+		if (d.panels[i].clauses)
+			fclose(d.panels[i].clauses);
+		free(d.panels[i].text);
+	}
+	return rc;
+}
+
+bool plot_find_in_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p;
+
+	/* execvp's default when PATH is unset. */
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (p = path;; p++) {
+		const char *end = strchrnul(p, ':');
+		char file[4096];
+		struct stat st;
+		int n;
+
+		/* An empty entry is the current directory. */
+		n = end == p ? snprintf(file, sizeof(file), "%s", prog) :
+		    snprintf(file, sizeof(file), "%.*s/%s", (int)(end - p), p,
+			     prog);
+		if (n > 0 && (size_t)n < sizeof(file) && !stat(file, &st) &&
+		    S_ISREG(st.st_mode) && !access(file, X_OK))
+			return true;
+		if (!*end)
+			return false;
+		p = end;
+	}
+}
+
+/* Runs `gnuplot SCRIPT` in dir, without a shell. Returns its exit status,
+ * or -1 after a message. */
+static int run_gnuplot(const char *dir, const char *script)
+{
+	char *const argv[] = { "gnuplot", (char *)script, NULL };
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		msg_error("plot: cannot fork gnuplot: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		/* A script never needs the terminal; a `pause` in an edited
+		 * copy must not hang us. */
+		if (fd >= 0)
+			dup2(fd, STDIN_FILENO);
+		if (chdir(dir)) {
+			msg_error("plot: cannot enter %s: %s", dir,
+				  strerror(errno));
+			_exit(127);
+		}
+		execvp("gnuplot", argv);
+		msg_error("plot: cannot run gnuplot: %s", strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			msg_error("plot: waiting for gnuplot: %s",
+				  strerror(errno));
+			return -1;
+		}
+	}
+	if (WIFSIGNALED(status)) {
+		msg_error("plot: gnuplot was killed by signal %d",
+			  WTERMSIG(status));
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
+void plot_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: aimsweep plot RESULT.json... [-o FILE.svg|FILE.png] [--label TEXT]...\n"
+		"\n"
+		"Draws saved results against users, one line per result, with a\n"
+		"legend: jobs/min; jobs/min per user with each run's ideal (its\n"
+		"first level's per-user value, flat); p99 latency per job (when the\n"
+		"results have latency); sys %% (the machine's, when the results\n"
+		"have it, else the users' own system time over window x CPUs,\n"
+		"labelled so); the wait time of the %d most-waited-on locks (when\n"
+		"the results have lock contention). Failed levels are left out\n"
+		"and break the line. SVG is 1200x900 (taller for five panels);\n"
+		"PNG uses gnuplot's pngcairo terminal where it has it, else png.\n"
+		"\n"
+		"FILE's data and a gnuplot script are written next to it (plot.svg:\n"
+		"plot.dat and plot.gp), then gnuplot draws FILE when it is\n"
+		"installed. Without gnuplot the script is still written, and\n"
+		"`gnuplot plot.gp` in that directory draws it later.\n"
+		"\n"
+		"Options:\n"
+		"  -o, --output FILE  the picture: .svg or .png (default plot.svg)\n"
+		"  -l, --label TEXT   the legend's name for the next RESULT, in order\n"
+		"                     (default: its kernel release and workfile)\n"
+		"  -h, --help         show this help\n"
+		"\n"
+		"Exit status: 0 written (drawn, or gnuplot is missing); 1 a file\n"
+		"cannot be read or written, nothing is ok, or gnuplot failed;\n"
+		"2 bad usage.\n", PLOT_TOP_LOCKS);
+}
+
+/* FILE.svg -> FILE.gp and FILE.dat, with the directory and bare names. */
+struct plot_paths {
+	char *dir, *gp, *dat, *gp_name, *dat_name, *out_name;
+};
+
+static void plot_paths_free(struct plot_paths *p)
+{
+	free(p->dir);
+	free(p->gp);
+	free(p->dat);
+	free(p->gp_name);
+	free(p->dat_name);
+	free(p->out_name);
+}
+
+/* "%.*s%s" of the first `len` bytes of s and suffix; NULL when out of
+ * memory. */
+static char *stem_with(const char *s, size_t len, const char *suffix)
+{
+	char *r;
+
+	if (asprintf(&r, "%.*s%s", (int)len, s, suffix) < 0)
+		return NULL;
+	return r;
+}
+
+static int plot_paths_make(const char *out, struct plot_paths *p)
+{
+	const char *slash = strrchr(out, '/');
+	const char *name = slash ? slash + 1 : out;
+	size_t stem = strlen(out) - 4, name_stem = strlen(name) - 4;
+
+	if (slash)
+		p->dir = strndup(out, slash == out ? 1 : (size_t)(slash - out));
+	else
+		p->dir = strdup(".");
+	p->gp = stem_with(out, stem, ".gp");
+	p->dat = stem_with(out, stem, ".dat");
+	p->gp_name = stem_with(name, name_stem, ".gp");
+	p->dat_name = stem_with(name, name_stem, ".dat");
+	p->out_name = strdup(name);
+	return p->dir && p->gp && p->dat && p->gp_name && p->dat_name &&
+	       p->out_name ? 0 : -1;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+int plot_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = "plot.svg", **labels = NULL, *name;
+	struct plot_result *res = NULL;
+	struct plot_paths paths = { 0 };
+	size_t n_labels = 0, n = 0;
+	char err[1024], **own_labels = NULL;
+	cJSON **roots = NULL;
+	int c, rc = EXIT_USAGE, panels;
+	bool png;
+
+	labels = calloc((size_t)argc, sizeof(*labels));
+	if (!labels) {
+		msg_error("plot: out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:l:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'l':
+			labels[n_labels++] = optarg;
+			break;
+		case 'h':
+			plot_usage(stdout);
+			rc = EXIT_OK;
+			goto out;
+		case ':':
+			msg_error("plot: option %s needs a value (aimsweep plot --help)",
+				  argv[optind - 1]);
+			goto out;
+		default:
+			if (optopt)
+				msg_error("plot: unknown option -%c (aimsweep plot --help)",
+					  optopt);
+			else
+				msg_error("plot: unknown option %s (aimsweep plot --help)",
+					  argv[optind - 1]);
+			goto out;
+		}
+	}
+	n = (size_t)(argc - optind);
+	if (!n) {
+		msg_error("plot: which result.json files? (aimsweep plot --help)");
+		goto out;
+	}
+	if (n_labels > n) {
+		msg_error("plot: %zu labels for %zu results: one --label per result at most",
+			  n_labels, n);
+		goto out;
+	}
+	png = ends_with(out, ".png");
+	name = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+	if ((!png && !ends_with(out, ".svg")) || strlen(name) <= 4) {
+		msg_error("plot: -o %s: the picture's name must end in .svg or .png",
+			  out);
+		goto out;
+	}
+	if (!gp_literal(out)) {
+		msg_error("plot: -o: the name has control characters or is not UTF-8; the script could not name it");
+		goto out;
+	}
+	rc = EXIT_RUN_FAILED;
+	res = calloc(n, sizeof(*res));
+	roots = calloc(n, sizeof(*roots));
+	own_labels = calloc(n, sizeof(*own_labels));
+	if (!res || !roots || !own_labels || plot_paths_make(out, &paths)) {
+		msg_error("plot: out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *path = argv[optind + (int)i];
+
+		roots[i] = result_read(path, err, sizeof(err));
+		if (!roots[i]) {
+			msg_error("%s", err);
+			goto out;
+		}
+		res[i].root = roots[i];
+		if (i < n_labels) {
+			res[i].label = labels[i];
+			continue;
+		}
+		if (asprintf(&own_labels[i], "%s %s",
+			     json_str(json_obj(roots[i], "host"),
+				      "kernel_release") ?: "?",
+			     json_str(json_obj(roots[i], "mix"), "name") ?:
+			     path) < 0) {
+			own_labels[i] = NULL;
+			msg_error("plot: out of memory");
+			goto out;
+		}
+		res[i].label = own_labels[i];
+	}
+	panels = plot_write(res, n, paths.gp, paths.dat, paths.dat_name,
+			    paths.out_name, png, err, sizeof(err));
+	if (panels < 0) {
+		msg_error("plot: %s", err);
+		goto out;
+	}
+	if (!plot_find_in_path("gnuplot")) {
+		msg_error("plot: gnuplot is not installed, so %s was not drawn (Debian, Ubuntu: apt-get install gnuplot-nox); wrote %s and %s: run `gnuplot %s` in %s to draw it",
+			  out, paths.gp, paths.dat, paths.gp_name, paths.dir);
+		rc = EXIT_OK;
+		goto out;
+	}
+	/* A picture left from an earlier run must not pass for this one. */
+	if (unlink(out) && errno != ENOENT) {
+		msg_error("plot: cannot replace %s: %s", out, strerror(errno));
+		goto out;
+	}
+	c = run_gnuplot(paths.dir, paths.gp_name);
+	if (c != 0) {
+		if (c > 0)
+			msg_error("plot: gnuplot %s failed with status %d",
+				  paths.gp, c);
+		goto out;
+	}
+	/* On stderr: stdout may be a run's machine-readable output. */
+	msg_info("wrote %s (%d panels; gnuplot script %s, data %s)", out,
+		 panels, paths.gp, paths.dat);
+	rc = EXIT_OK;
+out:
+	for (size_t i = 0; roots && i < n; i++)
+		cJSON_Delete(roots[i]);
+	for (size_t i = 0; own_labels && i < n; i++)
+		free(own_labels[i]);
+	free(own_labels);
+	free(roots);
+	free(res);
+	free(labels);
+	plot_paths_free(&paths);
+	return rc;
+}

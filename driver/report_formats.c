@@ -1,0 +1,489 @@
+/* driver/report_formats.c: `aimsweep report`: result.json as text, CSV... */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver/report_formats.h"
+#include "driver/result_read.h"
+#include "driver/util.h"
+
+static const char *const format_names[] = {
+	[REPORT_DEFAULT] = "default",
+	[REPORT_SIMPLE] = "simple",
+	[REPORT_JSON] = "json",
+	[REPORT_CSV] = "csv",
+	[REPORT_AIM7] = "aim7",
+	[REPORT_LKP] = "lkp",
+};
+
+bool report_format_parse(const char *name, enum report_format *fmt)
+{
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]);
+	     i++) {
+		if (!strcmp(name, format_names[i])) {
+			*fmt = (enum report_format)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A right-aligned "%*.*f", or "-" where the number is missing. */
+static void put_fixed(FILE *f, int width, int prec, double v)
+{
+	if (isnan(v))
+		fprintf(f, "%*s", width, "-");
+	else
+		fprintf(f, "%*.*f", width, prec, v);
+}
+
+/* A table column: a space, then the number. */
+static void put_col(FILE *f, int width, int prec, double v)
+{
+	fputc(' ', f);
+	put_fixed(f, width, prec, v);
+}
+
+/* The number exactly as in the file, or nothing when it is missing. */
+static void put_exact(FILE *f, double v)
+{
+	char buf[NUM_TEXT_LEN];
+
+	if (!isnan(v))
+		fputs(num_text(buf, sizeof(buf), v), f);
+}
+
+static size_t array_len(const cJSON *a)
+{
+	return a ? (size_t)cJSON_GetArraySize(a) : 0;
+}
+
+/* The first ok level with the highest jobs/min, as summary.peak_users
+ * picks it; NULL when no level is ok. */
+static const cJSON *peak_level(const cJSON *root)
+{
+	const cJSON *l, *peak = NULL;
+	double best = -INFINITY;
+
+	cJSON_ArrayForEach(l, result_levels(root)) {
+		double v = json_num(l, "jobs_per_min");
+
+		if (level_is_ok(l) && !isnan(v) && v > best) {
+			best = v;
+			peak = l;
+		}
+	}
+	return peak;
+}
+
+void report_default_header(FILE *f, const cJSON *root, const char *source)
+{
+	const cJSON *host = json_obj(root, "host");
+	const cJSON *params = json_obj(root, "params");
+	const cJSON *mix = json_obj(root, "mix");
+	double mem = json_num(host, "memory_bytes");
+
+	fputs("# aimsweep ", f);
+	fput_safe(f, json_str(json_obj(root, "tool"), "version"));
+	fputs(": workfile ", f);
+	fput_safe(f, json_str(mix, "name"));
+	fprintf(f, " (%zu jobs), %zu levels, ", array_len(json_arr(mix, "jobs")),
+		array_len(json_arr(params, "levels")));
+	fprintf(f, "%g s per level after %g s warm-up\n",
+		json_num(params, "runtime_s"), json_num(params, "warmup_s"));
+	fputs("# host ", f);
+	fput_safe(f, json_str(host, "hostname"));
+	fputs(", Linux ", f);
+	fput_safe(f, json_str(host, "kernel_release"));
+	fprintf(f, ", %g CPUs, %.1f GiB\n", json_num(host, "cpus_online"),
+		mem / (1024.0 * 1024 * 1024));
+	if (source) {
+		fputs("# results ", f);
+		fput_safe(f, source);
+		fputc('\n', f);
+	}
+	fprintf(f, "%7s %14s %13s %12s %12s %12s %6s %9s %9s  %s\n", "users",
+		"jobs/min", "jobs/min/user", "user min", "user median",
+		"user max", "JTI", "utime s", "stime s", "status");
+}
+
+void report_default_level(FILE *f, const cJSON *level)
+{
+	double errors = json_num(level, "errors");
+
+	fprintf(f, "%7.0f", level_users(level));
+	if (!level_is_ok(level)) {
+		fputs("  FAILED: ", f);
+		fput_safe(f, level_reason(level));
+		fputc('\n', f);
+		return;
+	}
+	put_col(f, 14, 1, json_num(level, "jobs_per_min"));
+	put_col(f, 13, 1, json_num(level, "jobs_per_min_per_user"));
+	put_col(f, 12, 1, json_num2(level, "per_user_jobs_per_min", "min"));
+	put_col(f, 12, 1, json_num2(level, "per_user_jobs_per_min", "median"));
+	put_col(f, 12, 1, json_num2(level, "per_user_jobs_per_min", "max"));
+	put_col(f, 6, 1, json_num(level, "jti"));
+	put_col(f, 9, 2, json_num2(level, "rusage", "utime_s"));
+	put_col(f, 9, 2, json_num2(level, "rusage", "stime_s"));
+	fputs("  ok", f);
+	if (errors > 0)
+		fprintf(f, " (%.0f errors)", errors);
+	fputc('\n', f);
+}
+
+void report_default_summary(FILE *f, const cJSON *root)
+{
+	const cJSON *l, *peak = peak_level(root);
+	size_t ok = 0, failed = 0;
+	const char *status = json_str(root, "status");
+
+	cJSON_ArrayForEach(l, result_levels(root)) {
+		if (level_is_ok(l))
+			ok++;
+		else
+			failed++;
+	}
+	fprintf(f, "# %zu level%s ok, %zu failed", ok, ok == 1 ? "" : "s",
+		failed);
+	if (peak) {
+		double users = level_users(peak);
+
+		fprintf(f, "; peak %.1f jobs/min at %.0f user%s",
+			json_num(peak, "jobs_per_min"), users,
+			users == 1 ? "" : "s");
+	}
+	if (status && !strcmp(status, "interrupted"))
+		fputs("; interrupted", f);
+	fputc('\n', f);
+}
+
+static void print_default(FILE *f, const cJSON *root, const char *source)
+{
+	const cJSON *l;
+
+	report_default_header(f, root, source);
+	cJSON_ArrayForEach(l, result_levels(root))
+		report_default_level(f, l);
+	report_default_summary(f, root);
+}
+
+/* Regression bots want one number per level: failed levels have none and
+ * are left out (csv and lkp list them). */
+static void print_simple(FILE *f, const cJSON *root)
+{
+	const cJSON *l;
+	char buf[NUM_TEXT_LEN];
+
+	cJSON_ArrayForEach(l, result_levels(root)) {
+		double v = json_num(l, "jobs_per_min");
+
+		if (!level_is_ok(l) || isnan(v))
+			continue;
+		fprintf(f, "%.0f %s\n", level_users(l),
+			num_text(buf, sizeof(buf), v));
+	}
+}
+
+/* RFC 4180: a field with a comma, a quote or a line break is quoted, and
+ * quotes inside it are doubled. */
+static void put_csv_text(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void print_csv(FILE *f, const cJSON *root)
+{
+	static const char *const pu[] = { "min", "median", "max" };
+	const cJSON *l;
+
+	fputs("users,status,window_s,jobs_per_min,jobs_per_min_per_user,"
+	      "user_min,user_median,user_max,jti,utime_s,stime_s,errors,"
+	      "reason\n", f);
+	cJSON_ArrayForEach(l, result_levels(root)) {
+		bool ok = level_is_ok(l);
+
+		fprintf(f, "%.0f,", level_users(l));
+		put_csv_text(f, json_str(l, "status"));
+		if (!ok) {
+			/* A failed level has no numbers, only a reason. */
+			fputs(",,,,,,,,,,,", f);
+			put_csv_text(f, level_reason(l));
+			fputc('\n', f);
+			continue;
+		}
+		fputc(',', f);
+		put_exact(f, json_num(l, "window_s"));
+		fputc(',', f);
+		put_exact(f, json_num(l, "jobs_per_min"));
+		fputc(',', f);
+		put_exact(f, json_num(l, "jobs_per_min_per_user"));
+		for (size_t i = 0; i < 3; i++) {
+			fputc(',', f);
+			put_exact(f, json_num2(l, "per_user_jobs_per_min",
+					       pu[i]));
+		}
+		fputc(',', f);
+		put_exact(f, json_num(l, "jti"));
+		fputc(',', f);
+		put_exact(f, json_num2(l, "rusage", "utime_s"));
+		fputc(',', f);
+		put_exact(f, json_num2(l, "rusage", "stime_s"));
+		fputc(',', f);
+		put_exact(f, json_num(l, "errors"));
+		fputs(",\n", f);
+	}
+}
+
+/*
+ * The standard deviation of the users' jobs/min. result.json has no
+ * per_user_jobs_per_min.stddev yet, so unless it does, it is recovered
+ * from jti = 100 * (1 - stddev / mean) with mean = jobs_per_min_per_user
+ * (the mean of the users' jobs/min). jti is clamped at 0, so where the
+ * spread exceeded the mean this gives the mean, a lower bound.
+ */
+static double user_stddev(const cJSON *level)
+{
+	double sd = json_num2(level, "per_user_jobs_per_min", "stddev");
+
+	if (!isnan(sd))
+		return sd;
+	return json_num(level, "jobs_per_min_per_user") *
+	       (1.0 - json_num(level, "jti") / 100.0);
+}
+
+/* reaim's table, one row per ok level, so that tools that parse AIM7
+ * output read ours unchanged. */
+static void print_aim7(FILE *f, const cJSON *root)
+{
+	const cJSON *l, *peak = peak_level(root);
+	double max = peak ? json_num(peak, "jobs_per_min") : NAN;
+
+	fprintf(f, "%-7s %-9s %-9s %-9s %-13s %-13s %-12s %-8s %s\n", "Num",
+		"Parent", "Child", "Child", "Jobs per", "Jobs/min/",
+		"Std_dev", "Percent", "JTI");
+	fprintf(f, "%-7s %-9s %-9s %-9s %-13s %s\n", "Forked", "Time",
+		"SysTime", "UTime", "Minute", "Child");
+	cJSON_ArrayForEach(l, result_levels(root)) {
+		double jpm = json_num(l, "jobs_per_min");
+
+		if (!level_is_ok(l)) {
+			fprintf(f, "# level %.0f users failed: ",
+				level_users(l));
+			fput_safe(f, level_reason(l));
+			fputc('\n', f);
+			continue;
+		}
+		fprintf(f, "%-7.0f ", level_users(l));
+		put_fixed(f, -9, 2, json_num(l, "window_s"));
+		fputc(' ', f);
+		put_fixed(f, -9, 2, json_num2(l, "rusage", "stime_s"));
+		fputc(' ', f);
+		put_fixed(f, -9, 2, json_num2(l, "rusage", "utime_s"));
+		fputc(' ', f);
+		put_fixed(f, -13, 2, jpm);
+		fputc(' ', f);
+		put_fixed(f, -13, 2, json_num(l, "jobs_per_min_per_user"));
+		fputc(' ', f);
+		put_fixed(f, -12, 2, user_stddev(l));
+		fputc(' ', f);
+		put_fixed(f, -8, 2, max > 0 ? jpm / max * 100.0 : NAN);
+		fputc(' ', f);
+		put_fixed(f, 0, 0, json_num(l, "jti"));
+		fputc('\n', f);
+	}
+	if (peak)
+		fprintf(f, "\nMax Jobs per Minute %.2f\n", max);
+	else
+		fputs("\n# no level ok: no Max Jobs per Minute\n", f);
+}
+
+static void put_lkp(FILE *f, double users, const char *key, double v)
+{
+	char buf[NUM_TEXT_LEN];
+
+	if (!isnan(v))
+		fprintf(f, "users.%.0f.%s: %s\n", users, key,
+			num_text(buf, sizeof(buf), v));
+}
+
+/* LKP's stats format: flat "key: value" lines that its scripts diff run
+ * against run. */
+static void print_lkp(FILE *f, const cJSON *root)
+{
+	const cJSON *l, *peak = peak_level(root);
+	char buf[NUM_TEXT_LEN];
+
+	cJSON_ArrayForEach(l, result_levels(root)) {
+		double users = level_users(l);
+
+		if (level_is_ok(l)) {
+			put_lkp(f, users, "jobs_per_min",
+				json_num(l, "jobs_per_min"));
+			put_lkp(f, users, "jobs_per_min_per_user",
+				json_num(l, "jobs_per_min_per_user"));
+			put_lkp(f, users, "jti", json_num(l, "jti"));
+		}
+		fprintf(f, "users.%.0f.status: ", users);
+		fput_safe(f, json_str(l, "status"));
+		fputc('\n', f);
+	}
+	if (!peak)
+		return;
+	fprintf(f, "max_jobs_per_min: %s\n",
+		num_text(buf, sizeof(buf), json_num(peak, "jobs_per_min")));
+	fprintf(f, "max_jobs_per_min_users: %.0f\n", level_users(peak));
+	if (!isnan(json_num(peak, "jti")))
+		fprintf(f, "jti: %s\n",
+			num_text(buf, sizeof(buf), json_num(peak, "jti")));
+}
+
+int report_print(FILE *f, const cJSON *root, enum report_format fmt,
+		 const char *source)
+{
+	char *text;
+
+	switch (fmt) {
+	case REPORT_DEFAULT:
+		print_default(f, root, source);
+		break;
+	case REPORT_SIMPLE:
+		print_simple(f, root);
+		break;
+	case REPORT_JSON:
+		text = cJSON_Print(root);
+		if (!text)
+			return ENOMEM;
+		fprintf(f, "%s\n", text);
+		free(text);
+		break;
+	case REPORT_CSV:
+		print_csv(f, root);
+		break;
+	case REPORT_AIM7:
+		print_aim7(f, root);
+		break;
+	case REPORT_LKP:
+		print_lkp(f, root);
+		break;
+	}
+	return 0;
+}
+
+void report_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: aimsweep report [-f FORMAT] RESULT.json\n"
+		"\n"
+		"Prints a saved result.json (\"-\" reads standard input) in one of\n"
+		"these formats:\n"
+		"\n"
+		"  default  the table `aimsweep run` prints: a header, one row per\n"
+		"           level (failed levels as FAILED: reason), a summary line\n"
+		"  simple   one line per ok level: USERS JOBS_PER_MIN, the number\n"
+		"           exactly as in the file; failed levels are left out\n"
+		"  json     the document printed again (the same keys and values)\n"
+		"  csv      a header line, then one row per level: users,status,\n"
+		"           window_s,jobs_per_min,jobs_per_min_per_user,user_min,\n"
+		"           user_median,user_max,jti,utime_s,stime_s,errors,reason;\n"
+		"           a failed level has status failed, empty numbers and its\n"
+		"           reason, quoted as RFC 4180 says; lines end in LF\n"
+		"  aim7     reaim's table: Num Forked (users), Parent Time\n"
+		"           (window_s), Child SysTime and Child UTime (the users'\n"
+		"           rusage, fork to exit), Jobs per Minute, Jobs/min/Child,\n"
+		"           Std_dev (of the users' jobs/min; from jti when the file\n"
+		"           has no per_user_jobs_per_min.stddev), Percent (of the\n"
+		"           highest jobs/min), JTI; then \"Max Jobs per Minute N\".\n"
+		"           A failed level is a line \"# level N users failed: why\"\n"
+		"  lkp      key: value lines: users.N.jobs_per_min,\n"
+		"           users.N.jobs_per_min_per_user, users.N.jti (ok levels),\n"
+		"           users.N.status (every level), then max_jobs_per_min,\n"
+		"           max_jobs_per_min_users and jti (of that peak level)\n"
+		"\n"
+		"Options:\n"
+		"  -f, --format FORMAT  one of the above (default: default)\n"
+		"  -h, --help           show this help\n"
+		"\n"
+		"Exit status: 0 printed; 1 the file cannot be read or is not a\n"
+		"result.json this aimsweep reads, or output failed; 2 bad usage.\n");
+}
+
+int report_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum report_format fmt = REPORT_DEFAULT;
+	char err[1024];
+	cJSON *root;
+	int c, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!report_format_parse(optarg, &fmt)) {
+				msg_error("report: unknown format '%s' (default, simple, json, csv, aim7 or lkp)",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			report_usage(stdout);
+			return EXIT_OK;
+		case ':':
+			msg_error("report: option %s needs a value (aimsweep report --help)",
+				  argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			if (optopt)
+				msg_error("report: unknown option -%c (aimsweep report --help)",
+					  optopt);
+			else
+				msg_error("report: unknown option %s (aimsweep report --help)",
+					  argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		msg_error(optind == argc ?
+			  "report: which result.json? (aimsweep report --help)" :
+			  "report: one result.json at a time (aimsweep report --help)");
+		return EXIT_USAGE;
+	}
+	root = result_read(argv[optind], err, sizeof(err));
+	if (!root) {
+		msg_error("%s", err);
+		return EXIT_RUN_FAILED;
+	}
+	rc = report_print(stdout, root, fmt, argv[optind]);
+	cJSON_Delete(root);
+	if (rc) {
+		msg_error("report: %s: %s", argv[optind], strerror(rc));
+		return EXIT_RUN_FAILED;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		msg_error("report: cannot write standard output: %s",
+			  strerror(errno));
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_OK;
+}

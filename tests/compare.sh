@@ -1,0 +1,120 @@
+# tests/compare.sh: `aimsweep compare` on synthetic results with known changes, repeats and --fail-above.
+. "$(dirname "$0")/lib.sh"
+
+# Level 1: 1000 -> 900 (-10%), creat 100 -> 80 ops/s (-20%); level 2:
+# 2000 -> 2100 (+5%); level 4 only in A, level 8 only in B.
+cat >"$test_dir/a.json" <<'EOF'
+{
+	"schema_version": 1,
+	"status": "complete",
+	"started_at": "2026-11-30T10:00:00+0000",
+	"host": { "hostname": "host-a", "kernel_release": "6.1.0-base", "cpus_online": 2 },
+	"mix": { "name": "syscall-mix" },
+	"levels": [
+		{ "users": 1, "status": "ok", "jobs_per_min": 1000,
+		  "jobs": [ { "name": "creat", "ops_per_sec": 100 },
+			    { "name": "brk", "ops_per_sec": 50 } ] },
+		{ "users": 2, "status": "ok", "jobs_per_min": 2000 },
+		{ "users": 4, "status": "ok", "jobs_per_min": 3000 }
+	]
+}
+EOF
+cat >"$test_dir/b.json" <<'EOF'
+{
+	"schema_version": 1,
+	"status": "complete",
+	"started_at": "2026-11-30T11:00:00+0000",
+	"host": { "hostname": "host-b", "kernel_release": "6.2.0-patched", "cpus_online": 2 },
+	"mix": { "name": "syscall-mix" },
+	"levels": [
+		{ "users": 1, "status": "ok", "jobs_per_min": 900,
+		  "jobs": [ { "name": "creat", "ops_per_sec": 80 },
+			    { "name": "kill", "ops_per_sec": 5 } ] },
+		{ "users": 2, "status": "ok", "jobs_per_min": 2100 },
+		{ "users": 8, "status": "ok", "jobs_per_min": 500 }
+	]
+}
+EOF
+a=$test_dir/a.json b=$test_dir/b.json
+
+# row USERS WHAT: the output line of that level (WHAT "jobs/min") or of
+# that job in the level.
+row() {
+	awk -v u="$1" -v what="$2" '
+		$1 ~ /^[0-9]+$/ { level = $1; if (level == u && what == "jobs/min") { print; exit } next }
+		level == u && $1 == what { print; exit }' "$test_dir/stdout"
+}
+
+expect_status 0 run_aimsweep compare "$a" "$b"
+grep -q '^# A: .*a.json: Linux 6.1.0-base, workfile syscall-mix, host host-a' "$test_dir/stdout" ||
+	fail "no header for A"
+grep -q '^# B: .*b.json: Linux 6.2.0-patched, workfile syscall-mix, host host-b' "$test_dir/stdout" ||
+	fail "no header for B"
+row 1 jobs/min | grep -qE '^ +1 +jobs/min +1000\.0 +900\.0 +-10\.0% +no repeats: noise unknown$' ||
+	fail "level 1: $(row 1 jobs/min)"
+row 2 jobs/min | grep -qE '^ +2 +jobs/min +2000\.0 +2100\.0 +\+5\.0% +no repeats: noise unknown$' ||
+	fail "level 2: $(row 2 jobs/min)"
+row 4 jobs/min | grep -qE ' 3000\.0 +- +- +only in A$' || fail "level 4: $(row 4 jobs/min)"
+row 8 jobs/min | grep -qE ' - +500\.0 +- +only in B$' || fail "level 8: $(row 8 jobs/min)"
+row 1 creat | grep -qE 'creat ops/s +100\.0 +80\.0 +-20\.0%$' || fail "creat: $(row 1 creat)"
+row 1 brk | grep -q 'only in A$' || fail "brk: $(row 1 brk)"
+row 1 kill | grep -q 'only in B$' || fail "kill: $(row 1 kill)"
+grep -q '^# 2 levels in both, 1 only in A, 1 only in B$' "$test_dir/stdout" || fail "summary line"
+
+# --fail-above: only drops beyond PCT count.
+expect_status 1 run_aimsweep compare "$a" "$b" --fail-above 5
+expect_stderr "jobs/min at 1 users dropped 10.0%, more than --fail-above 5%"
+row 1 jobs/min | grep -q 'REGRESSION$' || fail "level 1 not marked"
+row 2 jobs/min | grep -q 'REGRESSION' && fail "a rise marked as regression"
+expect_status 1 run_aimsweep compare --fail-above 9.99 "$a" "$b"
+expect_status 0 run_aimsweep compare "$a" "$b" --fail-above 10
+expect_status 0 run_aimsweep compare "$a" "$b" --fail-above 15
+# B to A: level 1 rises 11.1%, level 2 drops 4.8%.
+expect_status 0 run_aimsweep compare "$b" "$a" --fail-above 5
+expect_status 1 run_aimsweep compare "$b" "$a" --fail-above 4
+expect_stderr "jobs/min at 2 users dropped 4.8%"
+
+# A level that worked in A and fails in B is a drop, whatever PCT.
+jq '.levels[1] = {users: 2, status: "failed", reason: "user 1 (pid 5) killed by signal 9 (SIGKILL)"}' \
+	"$b" >"$test_dir/b-failed.json"
+expect_status 1 run_aimsweep compare "$a" "$test_dir/b-failed.json" --fail-above 50
+row 2 jobs/min | grep -q 'failed in B: user 1 (pid 5) killed by signal 9 (SIGKILL); REGRESSION$' ||
+	fail "failed level: $(row 2 jobs/min)"
+expect_status 0 run_aimsweep compare "$test_dir/b-failed.json" "$a" --fail-above 50
+
+# Repeats: Welch's t-test on levels[].repeats.jobs_per_min.
+repeats() { # FILE N MEAN STDDEV
+	jq --argjson n "$2" --argjson m "$3" --argjson s "$4" \
+		'.levels[0].repeats = {jobs_per_min: {n: $n, mean: $m, stddev: $s}}' "$1"
+}
+repeats "$a" 5 1000 10 >"$test_dir/ra.json"
+repeats "$b" 5 900 10 >"$test_dir/rb.json"
+repeats "$b" 5 995 10 >"$test_dir/rc.json"
+expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$test_dir/rb.json"
+row 1 jobs/min | grep -qE ' -10\.0% +significant \(Welch p=[0-9.e-]+, n=5\+5\)$' ||
+	fail "repeats 1000 vs 900: $(row 1 jobs/min)"
+row 2 jobs/min | grep -q 'no repeats: noise unknown$' || fail "level 2 has no repeats"
+expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$test_dir/rc.json"
+row 1 jobs/min | grep -qE ' -0\.5% +within noise \(Welch p=0\.4[0-9]*, n=5\+5\)$' ||
+	fail "repeats 1000 vs 995: $(row 1 jobs/min)"
+# Repeats on one side only say nothing about the noise.
+expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$b"
+row 1 jobs/min | grep -q 'no repeats: noise unknown$' || fail "one-sided repeats"
+
+# Usage and input errors exit 2.
+expect_status 2 run_aimsweep compare "$a"
+expect_stderr "want two result.json files, got 1"
+expect_status 2 run_aimsweep compare "$a" "$b" "$a"
+expect_status 2 run_aimsweep compare "$a" "$b" --fail-above abc
+expect_stderr "'abc' is not a percentage"
+expect_status 2 run_aimsweep compare "$a" "$b" --fail-above -5
+expect_status 2 run_aimsweep compare "$a" "$b" --fail-above
+expect_status 2 run_aimsweep compare "$a" "$test_dir/missing.json"
+expect_stderr "missing.json: cannot open: No such file or directory"
+printf 'not json\n' >"$test_dir/bad.json"
+expect_status 2 run_aimsweep compare "$test_dir/bad.json" "$b"
+expect_stderr "bad.json: not JSON"
+expect_status 0 run_aimsweep compare --help
+grep -q 'only drops count' "$test_dir/stdout" || fail "--help does not say only drops count"
+grep -q "Welch" "$test_dir/stdout" || fail "--help does not name the test"
+pass

@@ -1,0 +1,190 @@
+# tests/report-formats.sh: `aimsweep report` in every format, checked against the result.json of a real 2-level sweep.
+. "$(dirname "$0")/lib.sh"
+
+expect_status 0 run_aimsweep run --levels 1,2 -t 1 -w 0.2 -d "$scratch" \
+	-o "$out" --seed 7 syscall-mix
+cp "$test_dir/stdout" "$test_dir/run.out"
+json=$(latest_result)
+[ -f "$json" ] || fail "no result.json in $out"
+jq_check "$json" '[.levels[].status] == ["ok", "ok"]' "both levels ok"
+
+# report FORMAT [FILE]: report's output in $test_dir/FORMAT.out.
+report() {
+	expect_status 0 run_aimsweep report -f "$1" "${2:-$json}"
+	[ -s "$test_dir/stderr" ] && fail "report -f $1 wrote to stderr: $(cat "$test_dir/stderr")"
+	cp "$test_dir/stdout" "$test_dir/$1.out"
+}
+
+# same_number JQPATH TEXT WHAT: TEXT read as a JSON number is exactly
+# the value at JQPATH (the formats copy numbers without rounding).
+same_number() {
+	jq -e --argjson v "$2" "$1 == \$v" "$json" >/dev/null 2>&1 ||
+		fail "$3: '$2' is not $1 ($(jq "$1" "$json"))"
+}
+
+# default: the very rows `aimsweep run` printed.
+report default
+grep -q '^# aimsweep .*: workfile syscall-mix (5 jobs), 2 levels' "$test_dir/default.out" ||
+	fail "default: header"
+grep -E '^ +[0-9]+ +[0-9.]+ ' "$test_dir/run.out" >"$test_dir/run.rows"
+grep -E '^ +[0-9]+ +[0-9.]+ ' "$test_dir/default.out" >"$test_dir/default.rows"
+[ "$(wc -l <"$test_dir/run.rows")" = 2 ] || fail "run printed no 2 rows"
+cmp -s "$test_dir/run.rows" "$test_dir/default.rows" ||
+	fail "default rows differ from the run's: $(diff "$test_dir/run.rows" "$test_dir/default.rows")"
+grep -q '^# 2 levels ok, 0 failed; peak ' "$test_dir/default.out" ||
+	fail "default: summary"
+
+# simple: "users jobs_per_min", one line per level, the JSON's numbers.
+report simple
+[ "$(wc -l <"$test_dir/simple.out")" = 2 ] || fail "simple: not 2 lines"
+i=0
+while read -r users jpm rest; do
+	[ -z "$rest" ] || fail "simple: more than 2 fields: $users $jpm $rest"
+	same_number ".levels[$i].users" "$users" "simple users"
+	same_number ".levels[$i].jobs_per_min" "$jpm" "simple jobs_per_min"
+	i=$((i + 1))
+done <"$test_dir/simple.out"
+
+# csv: the header and a row per level.
+report csv
+[ "$(wc -l <"$test_dir/csv.out")" = 3 ] || fail "csv: not 3 lines"
+head -n 1 "$test_dir/csv.out" | grep -qx 'users,status,window_s,jobs_per_min,jobs_per_min_per_user,user_min,user_median,user_max,jti,utime_s,stime_s,errors,reason' ||
+	fail "csv: header is $(head -n 1 "$test_dir/csv.out")"
+i=0
+tail -n +2 "$test_dir/csv.out" >"$test_dir/csv.rows"
+while IFS=, read -r users status window jpm jpmu umin umed umax jti ut st errors reason; do
+	[ "$status" = ok ] || fail "csv: status '$status'"
+	[ -z "$reason" ] || fail "csv: an ok level with a reason"
+	same_number ".levels[$i].users" "$users" "csv users"
+	same_number ".levels[$i].window_s" "$window" "csv window_s"
+	same_number ".levels[$i].jobs_per_min" "$jpm" "csv jobs_per_min"
+	same_number ".levels[$i].jobs_per_min_per_user" "$jpmu" "csv jobs_per_min_per_user"
+	same_number ".levels[$i].per_user_jobs_per_min.min" "$umin" "csv user_min"
+	same_number ".levels[$i].per_user_jobs_per_min.median" "$umed" "csv user_median"
+	same_number ".levels[$i].per_user_jobs_per_min.max" "$umax" "csv user_max"
+	same_number ".levels[$i].jti" "$jti" "csv jti"
+	same_number ".levels[$i].rusage.utime_s" "$ut" "csv utime_s"
+	same_number ".levels[$i].rusage.stime_s" "$st" "csv stime_s"
+	same_number ".levels[$i].errors" "$errors" "csv errors"
+	i=$((i + 1))
+done <"$test_dir/csv.rows"
+[ "$i" = 2 ] || fail "csv: $i rows read"
+
+# lkp: every key, with the JSON's values.
+report lkp
+lkp() {
+	v=$(sed -n "s/^$1: //p" "$test_dir/lkp.out")
+	[ -n "$v" ] || fail "lkp: no key $1"
+	echo "$v"
+}
+for i in 0 1; do
+	n=$((i + 1))
+	same_number ".levels[$i].jobs_per_min" "$(lkp "users\.$n\.jobs_per_min")" "lkp users.$n.jobs_per_min"
+	same_number ".levels[$i].jobs_per_min_per_user" "$(lkp "users\.$n\.jobs_per_min_per_user")" "lkp users.$n.jobs_per_min_per_user"
+	same_number ".levels[$i].jti" "$(lkp "users\.$n\.jti")" "lkp users.$n.jti"
+	[ "$(lkp "users\.$n\.status")" = ok ] || fail "lkp: users.$n.status"
+done
+same_number ".summary.peak_jobs_per_min" "$(lkp max_jobs_per_min)" "lkp max_jobs_per_min"
+same_number ".summary.peak_users" "$(lkp max_jobs_per_min_users)" "lkp max_jobs_per_min_users"
+same_number ".summary.peak_users as \$u | first(.levels[] | select(.users == \$u)).jti" \
+	"$(lkp jti)" "lkp jti"
+
+# aim7: reaim's columns: Num Forked, Parent Time, Child SysTime, Child
+# UTime, Jobs per Minute, Jobs/min/Child, Std_dev, Percent, JTI.
+report aim7
+head -n 2 "$test_dir/aim7.out" | tr -s ' ' >"$test_dir/aim7.head"
+grep -qx 'Num Parent Child Child Jobs per Jobs/min/ Std_dev Percent JTI' "$test_dir/aim7.head" ||
+	fail "aim7: header line 1: $(head -n 1 "$test_dir/aim7.head")"
+grep -qx 'Forked Time SysTime UTime Minute Child' "$test_dir/aim7.head" ||
+	fail "aim7: header line 2: $(sed -n 2p "$test_dir/aim7.head")"
+# Std_dev is per_user_jobs_per_min.stddev, or where a result.json has none,
+# recovered from jti = 100 * (1 - stddev / mean).
+jq -r '.levels[] | "\(.users) \(.window_s) \(.rusage.stime_s) \(.rusage.utime_s) \(.jobs_per_min) \(.jobs_per_min_per_user) \(.jti) \(.per_user_jobs_per_min.stddev // (.jobs_per_min_per_user * (1 - .jti / 100)))"' \
+	"$json" >"$test_dir/aim7.want"
+max=$(jq '.summary.peak_jobs_per_min' "$json")
+awk -v max="$max" -v want="$test_dir/aim7.want" '
+	function near(a, b, eps) { return a - b <= eps && b - a <= eps }
+	function bad(msg) { print "aim7: " msg > "/dev/stderr"; failed = 1 }
+	# A table row: 9 numeric columns.
+	NF == 9 {
+		for (i = 1; i <= 9; i++)
+			if ($i !~ /^[0-9]+(\.[0-9]+)?$/)
+				next
+		rows++
+		if ((getline w < want) <= 0) { bad("more rows than levels"); next }
+		split(w, v, " ")
+		if ($1 != v[1]) bad("Num Forked " $1 ", want " v[1])
+		if (!near($2, v[2], 0.005)) bad("Parent Time " $2 ", want " v[2])
+		if (!near($3, v[3], 0.005)) bad("Child SysTime " $3 ", want " v[3])
+		if (!near($4, v[4], 0.005)) bad("Child UTime " $4 ", want " v[4])
+		if (!near($5, v[5], 0.005)) bad("Jobs per Minute " $5 ", want " v[5])
+		if (!near($6, v[6], 0.005)) bad("Jobs/min/Child " $6 ", want " v[6])
+		if (!near($7, v[8], 0.005)) bad("Std_dev " $7 ", want " v[8])
+		if (!near($8, v[5] / max * 100, 0.005)) bad("Percent " $8)
+		if (!near($9, v[7], 0.5)) bad("JTI " $9 ", want " v[7])
+		if (near(v[5], max, 0) && $8 != "100.00") bad("the peak row has Percent " $8)
+		users[rows] = $1
+	}
+	/^Max Jobs per Minute / {
+		maxline++
+		if (!near($5, max, 0.005)) bad("Max Jobs per Minute " $5 ", want " max)
+	}
+	END {
+		if (rows != 2) bad(rows " rows, want 2")
+		if (users[1] != 1 || users[2] != 2) bad("Num Forked not 1 then 2")
+		if (maxline != 1) bad(maxline " Max Jobs per Minute lines")
+		exit failed
+	}' "$test_dir/aim7.out" || fail "aim7 table (above)"
+
+# json: the same document.
+report json
+jq -S . "$json" >"$test_dir/want.json"
+jq -S . "$test_dir/json.out" >"$test_dir/got.json" || fail "json: not JSON"
+cmp -s "$test_dir/want.json" "$test_dir/got.json" || fail "json: not the same document"
+
+# A failed level: csv quotes its reason, aim7 comments it, lkp and simple
+# carry no numbers for it, default says FAILED.
+jq '.levels[1] = {users: 2, status: "failed", reason: "user 1 (pid 7) said \"no\", then died"}' \
+	"$json" >"$test_dir/failed.json"
+report csv "$test_dir/failed.json"
+sed -n 3p "$test_dir/csv.out" | grep -qx '2,failed,,,,,,,,,,,"user 1 (pid 7) said ""no"", then died"' ||
+	fail "csv: failed row is $(sed -n 3p "$test_dir/csv.out")"
+report aim7 "$test_dir/failed.json"
+grep -qx '# level 2 users failed: user 1 (pid 7) said "no", then died' "$test_dir/aim7.out" ||
+	fail "aim7: no failed-level comment"
+grep -qE '^1 +([0-9.]+ +){6}100\.00 +100$' "$test_dir/aim7.out" ||
+	fail "aim7: the only ok level is not 100 percent"
+report lkp "$test_dir/failed.json"
+grep -qx 'users.2.status: failed' "$test_dir/lkp.out" || fail "lkp: users.2.status"
+grep -q '^users\.2\.jobs_per_min' "$test_dir/lkp.out" && fail "lkp: numbers for a failed level"
+grep -qx 'max_jobs_per_min_users: 1' "$test_dir/lkp.out" || fail "lkp: peak of the ok level"
+report simple "$test_dir/failed.json"
+[ "$(wc -l <"$test_dir/simple.out")" = 1 ] || fail "simple: a line for a failed level"
+report default "$test_dir/failed.json"
+grep -qE '^ +2  FAILED: user 1 \(pid 7\)' "$test_dir/default.out" || fail "default: FAILED row"
+
+# Bad files exit 1 and say what is wrong; bad usage exits 2.
+expect_status 1 run_aimsweep report "$test_dir/missing.json"
+expect_stderr "missing.json: cannot open: No such file or directory"
+printf '{"schema_version": 1, "levels": [' >"$test_dir/cut.json"
+expect_status 1 run_aimsweep report "$test_dir/cut.json"
+expect_stderr "cut.json: not JSON"
+jq '.schema_version = 2' "$json" >"$test_dir/v2.json"
+expect_status 1 run_aimsweep report -f csv "$test_dir/v2.json"
+expect_stderr "v2.json: schema_version 2 is not one this aimsweep reads (1)"
+jq 'del(.levels)' "$json" >"$test_dir/nolevels.json"
+expect_status 1 run_aimsweep report "$test_dir/nolevels.json"
+expect_stderr "nolevels.json: no levels\[\]"
+expect_status 2 run_aimsweep report -f xml "$json"
+expect_stderr "unknown format 'xml'"
+expect_status 2 run_aimsweep report
+expect_status 2 run_aimsweep report "$json" "$json"
+expect_status 2 run_aimsweep report -f
+expect_status 0 run_aimsweep report --help
+for f in default simple json csv aim7 lkp; do
+	grep -q "^  $f " "$test_dir/stdout" || fail "report --help does not document $f"
+done
+
+check_no_processes
+check_scratch_empty
+pass
