@@ -1,0 +1,70 @@
+# tests/lock-profile.sh: --lock-profile puts each level's kernel lock contention (perf lock) in result.json.
+. "$(dirname "$0")/lib.sh"
+
+# Usage errors need neither root nor perf.
+expect_status 2 run_aimsweep run --lock-profile-seconds 1 --levels 1 -t 1 \
+	-o "$out" creat-contention
+expect_stderr '--lock-profile-seconds needs --lock-profile'
+expect_status 2 run_aimsweep run --lock-profile --lock-profile-top 0 \
+	--levels 1 -t 1 -o "$out" creat-contention
+expect_stderr '--lock-profile-top'
+expect_status 2 run_aimsweep run --lock-profile --lock-profile-seconds 0 \
+	--levels 1 -t 1 -o "$out" creat-contention
+expect_stderr '--lock-profile-seconds'
+
+[ "$(id -u)" = 0 ] || skip "recording lock events needs root"
+need perf
+# What aimsweep checks before its first level: perf records lock events.
+perf lock record -a -o "$test_dir/check.data" -- sleep 0.1 \
+	>/dev/null 2>&1 && [ -s "$test_dir/check.data" ] ||
+	skip "perf lock record cannot record lock events here"
+rm -f "$test_dir/check.data" "$test_dir/check.data.old"
+
+# Two levels, profiles deleted after each.
+expect_status 0 run_aimsweep run --lock-profile --levels 1,4 -t 2 -w 1 \
+	-d "$scratch" -o "$out" creat-contention
+json=$(latest_result)
+[ -f "$json" ] || fail "no result.json in $out"
+run_dir=$(dirname "$json")
+jq_check "$json" '[.levels[].status] == ["ok", "ok"]' "levels ok"
+jq_check "$json" '[.levels[].lock_contention | type] == ["array", "array"]' \
+	"every level has a lock_contention list"
+jq_check "$json" '[.levels[].lock_contention | length <= 10] | all' \
+	"at most --lock-profile-top (10) entries"
+jq_check "$json" '[.levels[].lock_contention[] |
+	(.caller | type) == "string" and (.type | length) > 0 and
+	.contended >= 1 and .total_wait_ns >= .max_wait_ns and
+	.max_wait_ns >= .avg_wait_ns and .avg_wait_ns > 0] | all' \
+	"entries are whole and consistent"
+jq_check "$json" '[.levels[].lock_contention | [.[].total_wait_ns] |
+	. == (sort | reverse)] | all' "entries sorted by total wait"
+# perf 6.1 calls the directory's inode lock (i_rwsem, taken for write by
+# creat and unlink) "rwsem:W"; four users in one directory contend on it.
+jq_check "$json" '[.levels[1].lock_contention[] | select(.type == "rwsem:W"
+	and (.caller | test("unlink|open|creat|lookup")))] | length > 0' \
+	"the shared directory's rwsem:W is contended at 4 users"
+for users in 1 4; do
+	d=$run_dir/level-$users
+	[ -s "$d/lock-contention.txt" ] || fail "no $d/lock-contention.txt"
+	[ ! -e "$d/perf.data" ] || fail "$d/perf.data kept without --keep-profiles"
+done
+grep -q 'rwsem:W' "$run_dir/level-4/lock-contention.txt" ||
+	fail "perf's report lacks rwsem:W"
+check_no_processes
+check_scratch_empty
+
+# --keep-profiles keeps perf.data; --lock-profile-top limits the list.
+expect_status 0 run_aimsweep run --lock-profile --keep-profiles \
+	--lock-profile-top 1 --lock-profile-seconds 0.5 --levels 4 -t 1 \
+	-w 0.5 -d "$scratch" -o "$out" creat-contention
+json=$(latest_result)
+run_dir=$(dirname "$json")
+jq_check "$json" '.levels[0].status == "ok"' "level ok"
+jq_check "$json" '.levels[0].lock_contention | length == 1' \
+	"--lock-profile-top 1 keeps one entry"
+[ -s "$run_dir/level-4/perf.data" ] || fail "--keep-profiles: no perf.data"
+perf lock contention -i "$run_dir/level-4/perf.data" 2>&1 |
+	grep -q 'contended' || fail "the kept perf.data does not read back"
+check_no_processes
+check_scratch_empty
+pass
