@@ -5,7 +5,7 @@
 
 #include "driver/arena.h"
 
-static size_t slot_stride(size_t n_entries)
+static size_t hist_offset(size_t n_entries)
 {
 	size_t bytes = sizeof(struct user_slot) +
 		       n_entries * sizeof(struct entry_counters);
@@ -13,19 +13,30 @@ static size_t slot_stride(size_t n_entries)
 	return (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
 }
 
-size_t arena_size_for(unsigned int max_users, size_t n_entries)
+static size_t slot_stride(size_t n_entries, bool latency)
+{
+	size_t bytes = hist_offset(n_entries);
+
+	if (latency)
+		bytes += n_entries * sizeof(struct hist);
+	return (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+}
+
+size_t arena_size_for(unsigned int max_users, size_t n_entries, bool latency)
 {
 	struct arena a = { .n_entries = n_entries };
 
 	return arena_slots_offset(&a) +
-	       (size_t)max_users * slot_stride(n_entries);
+	       (size_t)max_users * slot_stride(n_entries, latency);
 }
 
-int arena_create(struct arena *a, unsigned int max_users, size_t n_entries)
+int arena_create(struct arena *a, unsigned int max_users, size_t n_entries,
+		 bool latency)
 {
 	memset(a, 0, sizeof(*a));
-	a->slot_stride = slot_stride(n_entries);
-	a->size = arena_size_for(max_users, n_entries);
+	a->slot_stride = slot_stride(n_entries, latency);
+	a->hist_offset = latency ? hist_offset(n_entries) : 0;
+	a->size = arena_size_for(max_users, n_entries, latency);
 	a->max_users = max_users;
 	a->n_entries = n_entries;
 	/* MAP_SHARED so that forked users and the parent see one copy. */
@@ -62,6 +73,20 @@ void arena_reset_level(struct arena *a, unsigned int users)
 		memset(s->sysv_ids, 0, sizeof(s->sysv_ids));
 		memset(s->counters, 0, a->n_entries * sizeof(s->counters[0]));
 	}
+}
+
+uint64_t arena_total_ops(const struct arena *a, unsigned int users)
+{
+	uint64_t total = 0;
+
+	for (unsigned int u = 0; u < users; u++) {
+		const struct user_slot *s = arena_slot(a, u);
+
+		for (size_t e = 0; e < a->n_entries; e++)
+			total += __atomic_load_n(&s->counters[e].ops,
+						 __ATOMIC_RELAXED);
+	}
+	return total;
 }
 
 void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,

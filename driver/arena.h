@@ -2,10 +2,12 @@
 #ifndef AIMSWEEP_ARENA_H
 #define AIMSWEEP_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "driver/histogram.h"
 #include "jobs/job.h"
 
 #define CACHE_LINE 64
@@ -30,6 +32,8 @@ struct arena_header {
 	char pad3[CACHE_LINE - sizeof(uint32_t)];
 	uint32_t parked;	/* users that finished the level */
 	char pad4[CACHE_LINE - sizeof(uint32_t)];
+	uint32_t measuring;	/* == level_gen between t0 and t1 */
+	char pad5[CACHE_LINE - sizeof(uint32_t)];
 } __attribute__((aligned(CACHE_LINE)));
 
 /* What a user used during one level, from its own getrusage(). */
@@ -55,12 +59,15 @@ struct entry_counters {
 	uint64_t errors;
 	int32_t last_errno;
 	int32_t skipped;	/* init() said JOB_SKIPPED */
+	uint32_t sample_every;	/* the latency sampling period it ended with */
+	uint32_t pad;
 };
 
 /* A user's slot: written only by that user, read by the parent. */
 struct user_slot {
 	int32_t pid;		/* process or thread id, set by the user */
 	int32_t exit_code;	/* why the user gave up, see users.h */
+	int32_t cpu;		/* pinned CPU read back; -1 none, -2 mismatch */
 	uint32_t parked_gen;	/* the last generation it finished */
 	struct slot_rusage rusage;	/* of the last level it finished */
 	char reason[USER_REASON_LEN];	/* and in words */
@@ -73,6 +80,7 @@ struct arena {
 	void *base;
 	size_t size;
 	size_t slot_stride;	/* bytes between slots, a cache-line multiple */
+	size_t hist_offset;	/* of a slot's histograms, 0 without latency */
 	unsigned int max_users;
 	size_t n_entries;
 	struct arena_header *hdr;
@@ -88,7 +96,10 @@ static inline size_t arena_slots_offset(const struct arena *a)
 	       (skips + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
 }
 
-int arena_create(struct arena *a, unsigned int max_users, size_t n_entries);
+/* With latency, each slot also holds one histogram per entry, recorded
+ * by its user only while the window is open (the measuring word). */
+int arena_create(struct arena *a, unsigned int max_users, size_t n_entries,
+		 bool latency);
 void arena_destroy(struct arena *a);
 /* Clears the skip reasons and the first `users` slots for a new level;
  * only while those users are parked. */
@@ -105,7 +116,17 @@ static inline struct user_slot *arena_slot(const struct arena *a,
 void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,
 		    uint64_t *errors);
 
+/* A user's histogram of entry e; only when the arena has latency. */
+static inline struct hist *arena_hist(const struct arena *a,
+				      struct user_slot *slot, size_t e)
+{
+	return (struct hist *)((char *)slot + a->hist_offset) + e;
+}
+
+/* Every user's ops of every entry, added up (relaxed loads). */
+uint64_t arena_total_ops(const struct arena *a, unsigned int users);
+
 /* Bytes the arena needs; for checking a level against memory up front. */
-size_t arena_size_for(unsigned int max_users, size_t n_entries);
+size_t arena_size_for(unsigned int max_users, size_t n_entries, bool latency);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 #include "driver/arena.h"
 #include "driver/cli.h"
 #include "driver/paths.h"
+#include "driver/report_formats.h"
 #include "driver/util.h"
 
 #define MAX_LEVELS 10000
@@ -26,6 +28,18 @@ enum {
 	OPT_LAYOUT,
 	OPT_GRACE,
 	OPT_HELP,
+	OPT_NO_LATENCY,
+	OPT_NO_PLOT,
+	OPT_INTERVAL,
+	OPT_MODE,
+	OPT_CPUS,
+	OPT_KNEE,
+	OPT_CROSSOVER,
+	OPT_LOCK_PROFILE,
+	OPT_LOCK_PROFILE_S,
+	OPT_LOCK_PROFILE_TOP,
+	OPT_KEEP_PROFILES,
+	OPT_HOOK,
 };
 
 /* One table drives getopt_long and the help text. */
@@ -55,7 +69,13 @@ static const struct run_option run_options[] = {
 	  "and the level fails (default 5)" },
 	{ "dir", required_argument, 'd', "DIR",
 	  "scratch directory (default $TMPDIR, else /tmp); a private\n"
-	  "aimsweep.XXXXXX directory is made inside and removed at the end" },
+	  "aimsweep.XXXXXX directory is made inside and removed at the end;\n"
+	  "repeat -d to spread users over several (user u uses the\n"
+	  "(u mod n)th), like reaim's DISKDIR" },
+	{ "config", required_argument, 'c', "FILE",
+	  "read a reaim.config: FILESIZE, POOLSIZE (the workfile's win),\n"
+	  "DISKDIR (as -d), STARTUSERS, ENDUSERS, INCREMENT (as -s, -e,\n"
+	  "-i); the command line wins over it" },
 	{ "output", required_argument, 'o', "DIR",
 	  "results directory (default ./results); each run writes\n"
 	  "DIR/<date>-<workfile>/result.json" },
@@ -64,6 +84,46 @@ static const struct run_option run_options[] = {
 	  "(default: the workfile's LAYOUT, else per-user)" },
 	{ "seed", required_argument, OPT_SEED, "N",
 	  "seed for each user's job order (default: random, recorded)" },
+	{ "format", required_argument, 'f', "FORMAT",
+	  "stdout: default (the table, a row per level as it ends),\n"
+	  "simple, json, csv, aim7 or lkp (printed at the end; see\n"
+	  "aimsweep report --help)" },
+	{ "no-plot", no_argument, OPT_NO_PLOT, NULL,
+	  "do not draw plot.svg and plot.png into the result directory\n"
+	  "(drawn by default when gnuplot is installed)" },
+	{ "repeat", required_argument, 'r', "N",
+	  "run each level N times and report their spread (default 1)" },
+	{ "interval", required_argument, OPT_INTERVAL, "SECONDS",
+	  "sample throughput this often inside the window (default 1)" },
+	{ "no-latency", no_argument, OPT_NO_LATENCY, NULL,
+	  "do not time ops (no latency histograms)" },
+	{ "mode", required_argument, OPT_MODE, "process|thread",
+	  "users are processes (default) or threads of one process" },
+	{ "cpus", required_argument, OPT_CPUS, "LIST",
+	  "pin users round-robin to these CPUs, e.g. 0-3,6 (default:\n"
+	  "unpinned)" },
+	{ "knee", required_argument, OPT_KNEE, "FRACTION",
+	  "the knee is the first level whose per-user throughput is\n"
+	  "below FRACTION of the first level's (default 0.8)" },
+	{ "stop-at-crossover", required_argument, OPT_CROSSOVER, "JPM",
+	  "end the ramp after the first level whose jobs/min/user falls\n"
+	  "below JPM (AIM7's crossover)" },
+	{ "lock-profile", no_argument, OPT_LOCK_PROFILE, NULL,
+	  "profile kernel lock contention in each level's window with\n"
+	  "perf lock (root or kernel.perf_event_paranoid -1); the top\n"
+	  "callers by wait go into result.json" },
+	{ "lock-profile-seconds", required_argument, OPT_LOCK_PROFILE_S, "N",
+	  "profile the first N seconds of each window (default 1, at\n"
+	  "most the runtime)" },
+	{ "lock-profile-top", required_argument, OPT_LOCK_PROFILE_TOP, "N",
+	  "callers kept per level (default 10)" },
+	{ "keep-profiles", no_argument, OPT_KEEP_PROFILES, NULL,
+	  "keep each level's perf.data in DIR/<run>/level-<users>/" },
+	{ "hook", required_argument, OPT_HOOK, "CMD",
+	  "run /bin/sh -c CMD at the start of each level's window, with\n"
+	  "AIMSWEEP_USERS, AIMSWEEP_LEVEL, AIMSWEEP_RUNTIME and\n"
+	  "AIMSWEEP_LEVEL_DIR set and its output in that directory's\n"
+	  "hook.out; SIGTERM at the level's end if still running" },
 	{ "help", no_argument, 'h', NULL, "show this help" },
 };
 
@@ -133,8 +193,8 @@ static int parse_users(const char *opt, const char *arg, unsigned int *out)
 	return 0;
 }
 
-static int parse_seconds(const char *opt, const char *arg, double min,
-			 double max, double *out)
+static bool parse_double(const char *arg, double min, double max,
+			 double *out)
 {
 	char *end;
 	double v;
@@ -142,9 +202,17 @@ static int parse_seconds(const char *opt, const char *arg, double min,
 	errno = 0;
 	v = strtod(arg, &end);
 	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int parse_seconds(const char *opt, const char *arg, double min,
+			 double max, double *out)
+{
+	if (!parse_double(arg, min, max, out))
 		return usage_error("%s: '%s' is not a time in seconds from %g to %g",
 				   opt, arg, min, max);
-	*out = v;
 	return 0;
 }
 
@@ -181,6 +249,49 @@ static int parse_levels(const char *arg, struct run_params *p)
 		return usage_error("--levels: empty list");
 	p->levels_given = true;
 	return 0;
+}
+
+/* "0-3,6": CPUs in the order users are pinned to them; each must be
+ * online here. */
+static int parse_cpus(const char *arg, struct run_params *p)
+{
+	long online = sysconf(_SC_NPROCESSORS_CONF);
+	const char *s = arg;
+	char *end;
+	long a, b;
+
+	p->n_cpus = 0;
+	while (*s) {
+		errno = 0;
+		a = strtol(s, &end, 10);
+		if (end == s || errno || a < 0)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || errno || b < a)
+				goto bad;
+		}
+		for (long c = a; c <= b; c++) {
+			if (c >= online || c >= CPU_SETSIZE)
+				return usage_error("--cpus: CPU %ld does not exist here (CPUs 0-%ld)",
+						   c, online - 1);
+			if (p->n_cpus == MAX_CPUS_LISTED)
+				return usage_error("--cpus: more than %d CPUs",
+						   MAX_CPUS_LISTED);
+			p->cpus[p->n_cpus++] = (int)c;
+		}
+		s = end;
+		if (*s == ',' && *++s == '\0')
+			goto bad;
+		else if (*s && *s != ',' && !(*s >= '0' && *s <= '9'))
+			goto bad;
+	}
+	if (p->n_cpus)
+		return 0;
+bad:
+	return usage_error("--cpus: bad list '%s' (want e.g. 0-3,6)", arg);
 }
 
 static int ramp_levels(struct run_params *p)
@@ -246,7 +357,8 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 {
 	struct option longopts[N_RUN_OPTIONS + 1];
 	char shortopts[64] = ":";	/* ":": a missing value returns ':' */
-	bool ramp_given = false;
+	bool start_given = false, end_given = false, inc_given = false;
+	const char *lock_opts_given = NULL;	/* needs --lock-profile */
 	uint64_t seed, number;
 	int c, rc;
 
@@ -257,6 +369,12 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 	p->runtime_s = DEFAULT_RUNTIME_S;
 	p->warmup_s = DEFAULT_WARMUP_S;
 	p->grace_s = DEFAULT_GRACE_S;
+	p->latency = true;
+	p->interval_s = DEFAULT_INTERVAL_S;
+	p->repeat = 1;
+	p->knee = DEFAULT_KNEE;
+	p->lock_profile_s = DEFAULT_LOCK_PROFILE_S;
+	p->lock_profile_top = DEFAULT_LOCK_PROFILE_TOP;
 	p->output_dir = DEFAULT_OUTPUT_DIR;
 	p->cmdline = join_args(argc, argv);
 
@@ -281,18 +399,18 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 		switch (c) {
 		case 's':
 			rc = parse_users("-s/--start", optarg, &p->start_users);
-			ramp_given = true;
+			start_given = true;
 			break;
 		case 'e':
 			rc = parse_users("-e/--end", optarg, &p->end_users);
-			ramp_given = true;
+			end_given = true;
 			break;
 		case 'i':
 			if (!parse_u64(optarg, MAX_USERS, &number))
 				return usage_error("-i/--increment: '%s' is not a number of users",
 						   optarg);
 			p->increment = (unsigned int)number;
-			ramp_given = true;
+			inc_given = true;
 			break;
 		case OPT_LEVELS:
 			rc = parse_levels(optarg, p);
@@ -310,7 +428,13 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 					   &p->grace_s);
 			break;
 		case 'd':
-			p->scratch_base = optarg;
+			if (p->n_scratch == MAX_SCRATCH_DIRS)
+				return usage_error("-d/--dir: at most %d scratch directories",
+						   MAX_SCRATCH_DIRS);
+			p->scratch_bases[p->n_scratch++] = optarg;
+			break;
+		case 'c':
+			p->config_path = optarg;
 			break;
 		case 'o':
 			p->output_dir = optarg;
@@ -325,6 +449,77 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 				return usage_error("--seed: '%s' is not a whole number",
 						   optarg);
 			p->seed_given = true;
+			break;
+		case 'r':
+			if (!parse_u64(optarg, 1000, &number) || !number)
+				return usage_error("-r/--repeat: '%s' is not a count from 1 to 1000",
+						   optarg);
+			p->repeat = (unsigned int)number;
+			break;
+		case OPT_INTERVAL:
+			rc = parse_seconds("--interval", optarg, 0.01, 3600,
+					   &p->interval_s);
+			break;
+		case OPT_NO_LATENCY:
+			p->latency = false;
+			break;
+		case 'f': {
+			enum report_format fmt;
+
+			if (!report_format_parse(optarg, &fmt))
+				return usage_error("-f/--format: '%s' is not default, simple, json, csv, aim7 or lkp",
+						   optarg);
+			p->format = optarg;
+			break;
+		}
+		case OPT_NO_PLOT:
+			p->no_plot = true;
+			break;
+		case OPT_MODE:
+			if (!strcmp(optarg, "process"))
+				p->mode = MODE_PROCESS;
+			else if (!strcmp(optarg, "thread"))
+				p->mode = MODE_THREAD;
+			else
+				return usage_error("--mode: '%s' is not process or thread",
+						   optarg);
+			break;
+		case OPT_CPUS:
+			rc = parse_cpus(optarg, p);
+			break;
+		case OPT_KNEE:
+			if (!parse_double(optarg, 0.01, 1, &p->knee))
+				return usage_error("--knee: '%s' is not a fraction from 0.01 to 1",
+						   optarg);
+			break;
+		case OPT_CROSSOVER:
+			if (!parse_double(optarg, 0.001, 1e18, &p->crossover))
+				return usage_error("--stop-at-crossover: '%s' is not a positive jobs/min/user",
+						   optarg);
+			break;
+		case OPT_LOCK_PROFILE:
+			p->lock_profile = true;
+			break;
+		case OPT_LOCK_PROFILE_S:
+			rc = parse_seconds("--lock-profile-seconds", optarg, 0.1,
+					   86400, &p->lock_profile_s);
+			lock_opts_given = "--lock-profile-seconds";
+			break;
+		case OPT_LOCK_PROFILE_TOP:
+			if (!parse_u64(optarg, 100000, &number) || !number)
+				return usage_error("--lock-profile-top: '%s' is not a number from 1 to 100000",
+						   optarg);
+			p->lock_profile_top = (unsigned int)number;
+			lock_opts_given = "--lock-profile-top";
+			break;
+		case OPT_KEEP_PROFILES:
+			p->keep_profiles = true;
+			lock_opts_given = "--keep-profiles";
+			break;
+		case OPT_HOOK:
+			if (!optarg[strspn(optarg, " \t\n")])
+				return usage_error("--hook: the command is empty");
+			p->hook_cmd = optarg;
 			break;
 		case 'h':
 			cli_run_usage(stdout);
@@ -344,8 +539,29 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 		return usage_error("one workfile at most, got '%s' and '%s'",
 				   argv[optind], argv[optind + 1]);
 	p->workfile_arg = optind < argc ? argv[optind] : DEFAULT_WORKFILE;
-	if (p->levels_given && ramp_given)
+	if (p->levels_given && (start_given || end_given || inc_given))
 		return usage_error("--levels and -s/-e/-i do not mix: give one or the other");
+	if (lock_opts_given && !p->lock_profile)
+		return usage_error("%s needs --lock-profile", lock_opts_given);
+	if (p->config_path) {
+		char err[PATH_MAX + 256];
+
+		if (config_load(p->config_path, &p->config, err, sizeof(err))) {
+			msg_error("%s", err);
+			return EXIT_USAGE;
+		}
+		/* The command line wins over the config file. */
+		if (!start_given && p->config.start_set)
+			p->start_users = p->config.start_users;
+		if (!end_given && p->config.end_set)
+			p->end_users = p->config.end_users;
+		if (!inc_given && p->config.increment_set)
+			p->increment = p->config.increment;
+		for (size_t i = 0; !p->n_scratch && i < p->config.n_diskdirs; i++)
+			p->scratch_bases[i] = p->config.diskdirs[i];
+		if (!p->n_scratch)
+			p->n_scratch = p->config.n_diskdirs;
+	}
 	if (!p->levels_given && (rc = ramp_levels(p)))
 		return rc;
 	if (!p->seed_given) {
@@ -353,10 +569,10 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 			seed = now_ns() ^ (uint64_t)getpid();
 		p->seed = seed;
 	}
-	if (!p->scratch_base) {
+	if (!p->n_scratch) {
 		const char *tmp = getenv("TMPDIR");
 
-		p->scratch_base = tmp && *tmp ? tmp : "/tmp";
+		p->scratch_bases[p->n_scratch++] = tmp && *tmp ? tmp : "/tmp";
 	}
 	p->test_fault = getenv("AIMSWEEP_TEST_FAULT");
 	p->libexec_dir = paths_libexec_dir();
@@ -422,7 +638,7 @@ int cli_check_limits(const struct run_params *p, size_t n_entries)
 			  max, (unsigned long long)rl.rlim_cur);
 		return EXIT_USAGE;
 	}
-	if (arena_size_for(max, n_entries) > SIZE_MAX / 4) {
+	if (arena_size_for(max, n_entries, p->latency) > SIZE_MAX / 4) {
 		msg_error("a level of %u users needs more counter memory than this machine can map",
 			  max);
 		return EXIT_USAGE;
@@ -436,5 +652,6 @@ void params_free(struct run_params *p)
 	free(p->workfile_path);
 	free(p->cmdline);
 	free(p->libexec_dir);
+	config_free(&p->config);
 	memset(p, 0, sizeof(*p));
 }

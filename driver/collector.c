@@ -39,6 +39,49 @@ void snapshot_take(struct snapshot *s, const struct arena *a,
 	s->t_ns = before + (now_ns() - before) / 2;
 }
 
+/* Merges every user's histogram of each job; the users are parked, so
+ * nothing writes them now. */
+static void collect_latency(const struct arena *a, unsigned int users,
+			    struct level_result *level)
+{
+	struct hist_window *w = malloc(sizeof(*w)), *one = malloc(sizeof(*one));
+
+	if (!w || !one)
+		goto out;
+	for (size_t e = 0; e < level->n_jobs; e++) {
+		struct job_result *j = &level->jobs[e];
+
+		memset(w, 0, sizeof(*w));
+		j->sample_every_min = UINT32_MAX;
+		for (unsigned int u = 0; u < users; u++) {
+			struct user_slot *slot = arena_slot(a, u);
+			uint32_t every = slot->counters[e].sample_every;
+
+			if (hist_sub(one, arena_hist(a, slot, e), NULL))
+				continue;
+			hist_add(w, one);
+			if (every && every > j->sample_every_max)
+				j->sample_every_max = every;
+			if (every && every < j->sample_every_min)
+				j->sample_every_min = every;
+		}
+		if (j->sample_every_min == UINT32_MAX)
+			j->sample_every_min = 0;
+		j->has_latency = true;
+		j->lat_samples = w->count;
+		j->lat_min_ns = w->min_ns;
+		j->lat_p50_ns = hist_percentile(w, 50);
+		j->lat_p90_ns = hist_percentile(w, 90);
+		j->lat_p99_ns = hist_percentile(w, 99);
+		j->lat_p999_ns = hist_percentile(w, 99.9);
+		j->lat_max_ns = w->max_ns;
+		j->lat_mean_ns = hist_mean(w);
+	}
+out:
+	free(w);
+	free(one);
+}
+
 int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 		    const struct arena *a, const struct mix *mix,
 		    unsigned int users, struct level_result *level)
@@ -69,6 +112,7 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 		const struct user_slot *slot = arena_slot(a, u);
 		uint64_t user_ops = 0;
 
+		level->users_pinned += slot->cpu >= 0;
 		for (size_t e = 0; e < n; e++) {
 			size_t i = (size_t)u * n + e;
 			uint64_t ops = t1->ops[i] - t0->ops[i];
@@ -90,6 +134,8 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 		per_user[u] = window_s > 0 ? (double)user_ops * 60.0 / window_s
 					   : 0;
 	}
+	if (a->hist_offset)
+		collect_latency(a, users, level);
 	for (size_t e = 0; e < n; e++) {
 		struct job_result *j = &level->jobs[e];
 
@@ -103,8 +149,13 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 	rc = stats_summarize(per_user, users, &s);
 	if (!rc) {
 		level->user_min = s.min;
+		level->user_p10 = stats_percentile(per_user, users, 10);
 		level->user_median = s.median;
+		level->user_p90 = stats_percentile(per_user, users, 90);
 		level->user_max = s.max;
+		level->user_stddev = s.stddev;
+		level->user_cov = stats_cov(&s);
+		level->jain = stats_jain(per_user, users);
 		level->jti = stats_jti(&s);
 	}
 	free(per_user);

@@ -4,9 +4,12 @@
 #include <string.h>
 
 #include "driver/cli.h"
+#include "driver/compare.h"
 #include "driver/paths.h"
 #include "driver/list.h"
 #include "driver/params.h"
+#include "driver/plot.h"
+#include "driver/report_formats.h"
 #include "driver/scratch.h"
 #include "driver/sweep.h"
 #include "driver/util.h"
@@ -24,6 +27,10 @@ static void usage(FILE *f)
 		"Commands:\n"
 		"  run [options] [WORKFILE]   run a user ramp (aimsweep run --help)\n"
 		"  list [jobs|workfiles] [-v] show the jobs and shipped workfiles\n"
+		"  report [-f FORMAT] FILE    print a result.json: table, csv, aim7, lkp...\n"
+		"  compare A B [--fail-above PCT]\n"
+		"                             jobs/min per level and job, B against A\n"
+		"  plot FILE... [-o OUT.svg]  draw results with gnuplot (svg or png)\n"
 		"  help                       show this help\n"
 		"  version                    show the version\n"
 		"\n"
@@ -53,18 +60,23 @@ static int run_main(int argc, char **argv)
 		params_free(&p);
 		return EXIT_USAGE;
 	}
-	/* Sizes: the workfile's, else the reference reaim.config values. */
+	/* Sizes: the workfile's, else the config file's (as reaim has it),
+	 * else the reference reaim.config values. */
 	if (!mix.file_size_set)
-		mix.file_size = DEFAULT_FILE_SIZE;
+		mix.file_size = p.config.file_size_set ? p.config.file_size
+						       : DEFAULT_FILE_SIZE;
 	if (!mix.pool_size_set)
-		mix.pool_size = DEFAULT_POOL_SIZE;
+		mix.pool_size = p.config.pool_size_set ? p.config.pool_size
+						       : DEFAULT_POOL_SIZE;
 	if (p.layout == LAYOUT_UNSET)
 		p.layout = mix.layout != LAYOUT_UNSET ? mix.layout
 						      : LAYOUT_PER_USER;
 	rc = cli_check_limits(&p, mix.n_entries);
-	if (!rc && scratch_check_base(p.scratch_base, err, sizeof(err))) {
-		msg_error("%s", err);
-		rc = EXIT_USAGE;
+	for (size_t i = 0; !rc && i < p.n_scratch; i++) {
+		if (scratch_check_base(p.scratch_bases[i], err, sizeof(err))) {
+			msg_error("%s", err);
+			rc = EXIT_USAGE;
+		}
 	}
 	if (!rc)
 		rc = sweep_run(&p, &mix);
@@ -94,6 +106,12 @@ int main(int argc, char **argv)
 		return run_main(argc - 1, argv + 1);
 	if (!strcmp(cmd, "list"))
 		return list_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return report_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return compare_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "plot"))
+		return plot_main(argc - 1, argv + 1);
 	msg_error("unknown command '%s' (aimsweep help)", cmd);
 	return EXIT_USAGE;
 }

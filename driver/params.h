@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "driver/config.h"
 #include "driver/workfile.h"
+
+#define MAX_SCRATCH_DIRS CONFIG_MAX_DISKDIRS
 
 #define DEFAULT_START_USERS 100
 #define DEFAULT_END_USERS 1000
@@ -21,6 +24,17 @@
 #define DEFAULT_POOL_SIZE (1024 * 1024)
 /* How long users get to finish their op after the stop flag. */
 #define DEFAULT_GRACE_S 5.0
+/* --lock-profile: seconds of each window profiled, entries kept. */
+#define DEFAULT_LOCK_PROFILE_S 1.0
+#define DEFAULT_LOCK_PROFILE_TOP 10
+#define DEFAULT_INTERVAL_S 1.0
+#define DEFAULT_KNEE 0.8
+#define MAX_CPUS_LISTED 1024
+
+enum user_mode {
+	MODE_PROCESS,		/* each user is a process (the default) */
+	MODE_THREAD,		/* users are threads of one process */
+};
 
 struct run_params {
 	unsigned int *levels;	/* user counts, in the order they run */
@@ -30,7 +44,12 @@ struct run_params {
 	double runtime_s;	/* measured window per level */
 	double warmup_s;	/* from the gate opening to t0 */
 	double grace_s;		/* after the stop flag, before SIGKILL */
-	const char *scratch_base; /* -d, else $TMPDIR, else /tmp */
+	/* -d (repeatable), else the config's DISKDIRs, else $TMPDIR, else
+	 * /tmp; user u works in scratch_bases[u % n_scratch]. */
+	const char *scratch_bases[MAX_SCRATCH_DIRS];
+	size_t n_scratch;
+	const char *config_path;	/* -c */
+	struct config config;		/* its contents, when config_path */
 	const char *output_dir;	/* -o */
 	uint64_t seed;
 	bool seed_given;
@@ -39,6 +58,23 @@ struct run_params {
 	char *workfile_path;	/* resolved */
 	char *cmdline;		/* the whole command line, for the record */
 	char *libexec_dir;	/* where aimsweep-exec-child is */
+	/* Per-level capture (driver/capture.c). */
+	bool lock_profile;	/* --lock-profile */
+	double lock_profile_s;	/* events on from t0, at most runtime_s */
+	unsigned int lock_profile_top;	/* entries kept per level */
+	bool keep_profiles;	/* keep each level's perf.data */
+	const char *hook_cmd;	/* --hook, run with /bin/sh -c */
+	const char *format;	/* -f: how stdout shows the run */
+	bool no_plot;		/* --no-plot */
+	bool latency;		/* sampled latency histograms (--no-latency) */
+	uint64_t timer_ns;	/* what timing one op costs: two clock reads */
+	double interval_s;	/* --interval: throughput samples in a window */
+	unsigned int repeat;	/* -r: runs of each level */
+	enum user_mode mode;	/* --mode */
+	int cpus[MAX_CPUS_LISTED]; /* --cpus: users pinned round-robin */
+	size_t n_cpus;		/* 0: unpinned */
+	double knee;		/* --knee: efficiency below which is the knee */
+	double crossover;	/* --stop-at-crossover, jobs/min/user; 0: off */
 	/* Test-only fault injection (AIMSWEEP_TEST_FAULT), see users.c. */
 	const char *test_fault;
 };

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "driver/report_json.h"
+#include "driver/stats.h"
 #include "driver/util.h"
 
 /* Every cJSON call can fail for want of memory, and every cJSON_Add*
@@ -85,7 +86,7 @@ static void add_host(struct builder *b, cJSON *root, const struct host_info *h)
 static void add_params(struct builder *b, cJSON *root,
 		       const struct run_params *p)
 {
-	cJSON *o = add_obj(b, root, "params"), *levels;
+	cJSON *o = add_obj(b, root, "params"), *levels, *dirs;
 	char seed[32];
 
 	add_str(b, o, "workfile", p->workfile_path);
@@ -101,13 +102,60 @@ static void add_params(struct builder *b, cJSON *root,
 	add_num(b, o, "runtime_s", p->runtime_s);
 	add_num(b, o, "warmup_s", p->warmup_s);
 	add_num(b, o, "grace_s", p->grace_s);
+	add_num(b, o, "interval_s", p->interval_s);
+	add_num(b, o, "repeat", p->repeat);
+	add_str(b, o, "mode", p->mode == MODE_THREAD ? "thread" : "process");
+	if (p->n_cpus) {
+		cJSON *cpus = add_arr(b, o, "cpus");
+
+		for (size_t i = 0; i < p->n_cpus; i++) {
+			cJSON *n = cJSON_CreateNumber(p->cpus[i]);
+
+			if (!n || !cJSON_AddItemToArray(cpus, n)) {
+				cJSON_Delete(n);
+				b->failed = 1;
+			}
+		}
+		add_str(b, o, "pinning", "user u runs on cpus[u mod n]");
+	} else {
+		add_str(b, o, "pinning", "none");
+	}
+	add_num(b, o, "knee", p->knee);
+	if (p->lock_profile) {
+		cJSON *lp = add_obj(b, o, "lock_profile");
+
+		add_num(b, lp, "seconds", p->lock_profile_s);
+		add_num(b, lp, "top", p->lock_profile_top);
+		add_num(b, lp, "keep_profiles", p->keep_profiles);
+	}
+	if (p->hook_cmd)
+		add_str(b, o, "hook", p->hook_cmd);
+	if (p->crossover > 0)
+		add_num(b, o, "stop_at_crossover", p->crossover);
 	/* A string: JSON numbers lose 64-bit integers in most readers. */
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)p->seed);
 	add_str(b, o, "seed", seed);
 	add_str(b, o, "layout", layout_name(p->layout));
-	add_str(b, o, "scratch_dir", p->scratch_base);
+	dirs = add_arr(b, o, "scratch_dirs");
+	for (size_t i = 0; i < p->n_scratch; i++) {
+		cJSON *d = cJSON_CreateString(p->scratch_bases[i]);
+
+		if (!d || !cJSON_AddItemToArray(dirs, d)) {
+			cJSON_Delete(d);
+			b->failed = 1;
+		}
+	}
+	if (p->config_path)
+		add_str(b, o, "config", p->config_path);
 	add_str(b, o, "output_dir", p->output_dir);
 	add_str(b, o, "cmdline", p->cmdline);
+	if (p->latency) {
+		cJSON *ls = add_obj(b, o, "latency_sampling");
+
+		add_str(b, ls, "rule", "each user times one op in N per job, N the smallest power of two (1 to 1024) for which two clock reads cost at most budget_pct of N ops, re-chosen after every timed op; only ops that end inside the window are recorded");
+		add_num(b, ls, "timer_ns", (double)p->timer_ns);
+		add_num(b, ls, "budget_pct", 1);
+	}
 }
 
 static void add_mix(struct builder *b, cJSON *root, const struct mix *m)
@@ -145,8 +193,121 @@ static void add_mix(struct builder *b, cJSON *root, const struct mix *m)
 	}
 }
 
+static void add_intervals(struct builder *b, cJSON *o,
+			  const struct level_result *l)
+{
+	cJSON *arr = add_arr(b, o, "intervals");
+
+	for (size_t i = 0; i < l->n_intervals; i++) {
+		cJSON *io = push_obj(b, arr);
+
+		add_num(b, io, "start_s", l->intervals[i].start_s);
+		add_num(b, io, "elapsed_s", l->intervals[i].elapsed_s);
+		add_num(b, io, "jobs_per_min", l->intervals[i].jobs_per_min);
+	}
+	add_num(b, o, "interval_stddev", l->interval_stddev);
+	add_num(b, o, "interval_cov", l->interval_cov);
+}
+
+static void add_system(struct builder *b, cJSON *o,
+		       const struct level_result *l)
+{
+	cJSON *cpu, *rq;
+	char key[32];
+
+	if (l->has_cpu) {
+		cpu = add_obj(b, o, "cpu");
+		for (int i = 0; i < CPU_FIELDS; i++) {
+			snprintf(key, sizeof(key), "%s_pct", cpu_field_names[i]);
+			add_num(b, cpu, key, l->cpu.pct[i]);
+		}
+		add_num(b, cpu, "context_switches",
+			(double)l->cpu.context_switches);
+		add_num(b, cpu, "context_switches_per_sec",
+			l->window_s > 0 ? (double)l->cpu.context_switches /
+						  l->window_s : 0);
+	}
+	rq = add_obj(b, o, "run_queue");
+	add_num(b, rq, "min", l->run_queue_min);
+	add_num(b, rq, "mean", l->run_queue_mean);
+	add_num(b, rq, "max", l->run_queue_max);
+}
+
+static void add_repeats(struct builder *b, cJSON *o,
+			const struct level_result *l)
+{
+	cJSON *r = add_obj(b, o, "repeats"), *arr, *jpm;
+	struct summary s;
+	double low, high;
+
+	add_num(b, r, "n", (double)l->n_repeats);
+	arr = add_arr(b, r, "runs_jobs_per_min");
+	for (size_t i = 0; i < l->n_repeats; i++) {
+		cJSON *n = cJSON_CreateNumber(l->repeat_jpm[i]);
+
+		if (!n || !cJSON_AddItemToArray(arr, n)) {
+			cJSON_Delete(n);
+			b->failed = 1;
+		}
+	}
+	if (stats_summarize(l->repeat_jpm, l->n_repeats, &s)) {
+		b->failed = 1;
+		return;
+	}
+	jpm = add_obj(b, r, "jobs_per_min");
+	add_num(b, jpm, "n", (double)l->n_repeats);
+	add_num(b, jpm, "mean", s.mean);
+	add_num(b, jpm, "stddev", s.stddev);
+	add_num(b, jpm, "min", s.min);
+	add_num(b, jpm, "max", s.max);
+	add_num(b, jpm, "cov", stats_cov(&s));
+	if (!stats_ci95(&s, l->n_repeats, &low, &high)) {
+		add_num(b, jpm, "ci95_low", low);
+		add_num(b, jpm, "ci95_high", high);
+	}
+}
+
+/* --lock-profile and --hook: what the level's capture found. */
+static void add_capture(struct builder *b, cJSON *o,
+			const struct level_result *l,
+			const struct run_params *p)
+{
+	if (l->lock_profiled) {
+		cJSON *arr = add_arr(b, o, "lock_contention");
+
+		for (size_t i = 0; i < l->n_locks; i++) {
+			const struct lock_entry *e = &l->locks[i];
+			cJSON *lo = push_obj(b, arr);
+
+			add_str(b, lo, "caller", e->caller);
+			add_str(b, lo, "type", e->type);
+			add_num(b, lo, "contended", (double)e->contended);
+			add_num(b, lo, "total_wait_ns", (double)e->total_wait_ns);
+			add_num(b, lo, "max_wait_ns", (double)e->max_wait_ns);
+			add_num(b, lo, "avg_wait_ns", (double)e->avg_wait_ns);
+		}
+	}
+	if (l->hook_ran) {
+		cJSON *h = add_obj(b, o, "hook");
+
+		add_str(b, h, "command", p->hook_cmd);
+		if (l->hook_signal) {
+			char sig[16];
+
+			snprintf(sig, sizeof(sig), "SIG%s",
+				 sigabbrev_np(l->hook_signal) ?
+				 sigabbrev_np(l->hook_signal) : "?");
+			add_str(b, h, "signal", sig);
+		} else {
+			add_num(b, h, "exit_status", l->hook_status);
+		}
+		add_str(b, h, "output_dir", l->hook_dir);
+	}
+}
+
 static void add_level(struct builder *b, cJSON *levels,
-		      const struct level_result *l)
+		      const struct level_result *l,
+		      const struct run_params *p)
 {
 	cJSON *o = push_obj(b, levels), *pu, *ru, *jobs;
 
@@ -164,11 +325,22 @@ static void add_level(struct builder *b, cJSON *levels,
 	add_num(b, o, "errors", (double)l->errors);
 	add_num(b, o, "jobs_per_min", l->jobs_per_min);
 	add_num(b, o, "jobs_per_min_per_user", l->jobs_per_min_per_user);
+	add_num(b, o, "efficiency", l->efficiency);
+	add_num(b, o, "users_pinned", l->users_pinned);
 	pu = add_obj(b, o, "per_user_jobs_per_min");
 	add_num(b, pu, "min", l->user_min);
+	add_num(b, pu, "p10", l->user_p10);
 	add_num(b, pu, "median", l->user_median);
+	add_num(b, pu, "p90", l->user_p90);
 	add_num(b, pu, "max", l->user_max);
+	add_num(b, pu, "stddev", l->user_stddev);
+	add_num(b, pu, "cov", l->user_cov);
+	add_num(b, o, "jain", l->jain);
 	add_num(b, o, "jti", l->jti);
+	add_intervals(b, o, l);
+	add_system(b, o, l);
+	if (l->n_repeats)
+		add_repeats(b, o, l);
 	ru = add_obj(b, o, "rusage");
 	add_num(b, ru, "utime_s", l->rusage.utime_s);
 	add_num(b, ru, "stime_s", l->rusage.stime_s);
@@ -191,10 +363,54 @@ static void add_level(struct builder *b, cJSON *levels,
 		add_num(b, jo, "errors", (double)j->errors);
 		if (j->errors)
 			add_str(b, jo, "last_errno", errno_name(j->last_errno));
+		if (j->has_latency) {
+			cJSON *lat = add_obj(b, jo, "latency_ns");
+
+			add_num(b, lat, "samples", (double)j->lat_samples);
+			add_num(b, lat, "min", (double)j->lat_min_ns);
+			add_num(b, lat, "p50", (double)j->lat_p50_ns);
+			add_num(b, lat, "p90", (double)j->lat_p90_ns);
+			add_num(b, lat, "p99", (double)j->lat_p99_ns);
+			add_num(b, lat, "p999", (double)j->lat_p999_ns);
+			add_num(b, lat, "max", (double)j->lat_max_ns);
+			add_num(b, lat, "mean", j->lat_mean_ns);
+			add_num(b, lat, "sample_every_min", j->sample_every_min);
+			add_num(b, lat, "sample_every_max", j->sample_every_max);
+		}
 		if (j->skipped) {
 			if (!cJSON_AddTrueToObject(jo, "skipped"))
 				b->failed = 1;
 			add_str(b, jo, "skip_reason", j->skip_reason);
+		}
+	}
+	add_capture(b, o, l, p);
+}
+
+/* The knee: the first ok level whose efficiency fell below --knee. */
+static void add_knee(struct builder *b, cJSON *sum, const struct run_result *r)
+{
+	const struct run_params *p = r->params;
+
+	add_num(b, sum, "knee_threshold", p->knee);
+	for (size_t i = 0; i < r->n_levels; i++) {
+		const struct level_result *l = &r->levels[i];
+
+		if (l->status == LEVEL_OK && l->efficiency < p->knee) {
+			add_num(b, sum, "knee_users", l->users);
+			add_num(b, sum, "knee_efficiency", l->efficiency);
+			break;
+		}
+	}
+	if (p->crossover > 0) {
+		add_num(b, sum, "crossover_threshold", p->crossover);
+		for (size_t i = 0; i < r->n_levels; i++) {
+			const struct level_result *l = &r->levels[i];
+
+			if (l->status == LEVEL_OK &&
+			    l->jobs_per_min_per_user < p->crossover) {
+				add_num(b, sum, "crossover_users", l->users);
+				break;
+			}
 		}
 	}
 }
@@ -227,7 +443,7 @@ cJSON *result_to_json(const struct run_result *r)
 	add_mix(&b, root, r->mix);
 	levels = add_arr(&b, root, "levels");
 	for (size_t i = 0; i < r->n_levels; i++) {
-		add_level(&b, levels, &r->levels[i]);
+		add_level(&b, levels, &r->levels[i], r->params);
 		ok += r->levels[i].status == LEVEL_OK;
 	}
 	sum = add_obj(&b, root, "summary");
@@ -239,6 +455,7 @@ cJSON *result_to_json(const struct run_result *r)
 			r->levels[peak].jobs_per_min);
 		add_num(&b, sum, "peak_users", r->levels[peak].users);
 	}
+	add_knee(&b, sum, r);
 	if (b.failed) {
 		cJSON_Delete(root);
 		return NULL;

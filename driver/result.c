@@ -19,14 +19,29 @@ int result_add_level(struct run_result *r, struct level_result *level)
 	r->levels[r->n_levels++] = *level;
 	level->jobs = NULL;
 	level->n_jobs = 0;
+	level->intervals = NULL;
+	level->n_intervals = 0;
+	level->repeat_jpm = NULL;
+	level->n_repeats = 0;
+	level->locks = NULL;
+	level->n_locks = 0;
 	return 0;
 }
 
 void level_result_free(struct level_result *level)
 {
 	free(level->jobs);
+	free(level->intervals);
+	free(level->repeat_jpm);
+	free(level->locks);
+	level->locks = NULL;
+	level->n_locks = 0;
 	level->jobs = NULL;
 	level->n_jobs = 0;
+	level->intervals = NULL;
+	level->n_intervals = 0;
+	level->repeat_jpm = NULL;
+	level->n_repeats = 0;
 }
 
 void run_result_free(struct run_result *r)

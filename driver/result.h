@@ -2,6 +2,7 @@
 #ifndef AIMSWEEP_RESULT_H
 #define AIMSWEEP_RESULT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -9,6 +10,7 @@
 #include "driver/arena.h"
 #include "driver/host.h"
 #include "driver/params.h"
+#include "driver/sysview.h"
 #include "driver/workfile.h"
 
 #define RESULT_SCHEMA_VERSION 1
@@ -24,6 +26,14 @@ struct job_result {
 	unsigned long inner_ops; /* per op, at this level's file size */
 	double inner_ops_per_sec;
 	bool skipped;		/* the job could not run here */
+	/* Latency of the timed ops inside the window, all users merged. */
+	bool has_latency;
+	uint64_t lat_samples;
+	uint64_t lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns,
+		lat_max_ns;
+	double lat_mean_ns;
+	uint32_t sample_every_max;	/* the longest period a user used */
+	uint32_t sample_every_min;
 	char skip_reason[USER_REASON_LEN];
 	double ops_per_sec;
 };
@@ -44,6 +54,15 @@ enum level_status {
 	LEVEL_FAILED,
 };
 
+/* One caller's lock contention in a level's --lock-profile (perf lock
+ * contention), over the profiled part of the window. */
+struct lock_entry {
+	char caller[128];	/* "__x64_sys_unlink+0x3b" */
+	char type[32];		/* perf's name: "rwsem:W", "spinlock", ... */
+	uint64_t contended;
+	uint64_t total_wait_ns, max_wait_ns, avg_wait_ns;
+};
+
 struct level_result {
 	unsigned int users;
 	enum level_status status;
@@ -55,11 +74,44 @@ struct level_result {
 	double jobs_per_min;
 	double jobs_per_min_per_user;
 	/* Per-user jobs/min across the level's users. */
-	double user_min, user_median, user_max;
-	double jti;
+	double user_min, user_p10, user_median, user_p90, user_max;
+	double user_stddev, user_cov, jain, jti;
 	struct rusage_sum rusage;
 	struct job_result *jobs;
 	size_t n_jobs;
+	/* Throughput sampled every --interval inside the window. */
+	struct interval_sample *intervals;
+	size_t n_intervals;
+	double interval_stddev, interval_cov;	/* of their jobs/min */
+	/* The machine over the window (/proc/stat). */
+	bool has_cpu;
+	struct sysview_delta cpu;
+	double run_queue_min, run_queue_mean, run_queue_max;
+	/* --cpus: users whose affinity, read back inside them, was the one
+	 * CPU they were given. */
+	unsigned int users_pinned;
+	/* Scaling against the first ok level: per-user throughput ratio. */
+	double efficiency;
+	/* -r: every repeat's jobs/min; the level's other numbers are those
+	 * of the median repeat. */
+	double *repeat_jpm;
+	size_t n_repeats;
+	/* --lock-profile: the top callers by total wait, most first. */
+	bool lock_profiled;
+	struct lock_entry *locks;
+	size_t n_locks;
+	/* --hook: how it ended (hook_signal, else exit hook_status), and
+	 * the level directory it wrote hook.out in. */
+	bool hook_ran;
+	int hook_status;
+	int hook_signal;
+	char hook_dir[PATH_MAX];
+};
+
+struct interval_sample {
+	double start_s;		/* from t0 */
+	double elapsed_s;	/* measured, not assumed */
+	double jobs_per_min;
 };
 
 enum run_status {

@@ -10,10 +10,15 @@
 #include <unistd.h>
 
 #include "driver/arena.h"
+#include "driver/capture.h"
 #include "driver/collector.h"
+#include "driver/plot.h"
+#include "driver/report_formats.h"
 #include "driver/report_json.h"
 #include "driver/report_text.h"
 #include "driver/scratch.h"
+#include "driver/stats.h"
+#include "driver/sysview.h"
 #include "driver/sweep.h"
 #include "driver/users.h"
 #include "driver/util.h"
@@ -26,9 +31,12 @@ struct sweep {
 	const struct mix *mix;
 	struct arena arena;
 	struct snapshot t0, t1;
-	struct scratch scratch;
+	struct scratch scratch[MAX_SCRATCH_DIRS];
+	size_t n_scratch;		/* created so far */
 	struct user_pool pool;
-	char shared_dir[PATH_MAX];
+	const char *run_dirs[MAX_SCRATCH_DIRS];
+	const char *shared_dirs[MAX_SCRATCH_DIRS];
+	char shared_paths[MAX_SCRATCH_DIRS][PATH_MAX];
 	struct run_result result;
 	char result_dir[PATH_MAX];
 	char json_path[PATH_MAX];
@@ -54,6 +62,22 @@ static void install_signal_handlers(void)
 	sigaction(SIGQUIT, &sa, NULL);
 	/* A closed stdout must not kill the driver before it cleans up. */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* What timing an op costs: the cheapest of many back-to-back pairs of
+ * clock reads, as a user's timed op makes them. */
+static uint64_t timer_cost_ns(void)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 256; i++) {
+		uint64_t a = now_ns(), b = now_ns();
+
+		if (b - a < best)
+			best = b - a;
+	}
+	/* Two pairs' worth: the op is bracketed by two reads, each paid. */
+	return best ? 2 * best : 1;
 }
 
 static unsigned int max_level(const struct run_params *p)
@@ -131,28 +155,101 @@ static int write_result(struct sweep *s)
 }
 
 /*
+ * The window, from t0 to t1 = t0 + runtime: every --interval the parent
+ * adds up the counters and notes the elapsed time it really measured, and
+ * samples the run queue. Returns false when a signal cut it short.
+ */
+static bool sample_window(struct sweep *s, unsigned int users,
+			  struct level_result *level)
+{
+	const struct run_params *p = s->params;
+	uint64_t t0 = s->t0.t_ns, t1 = t0 + (uint64_t)(p->runtime_s * NSEC_PER_SEC);
+	uint64_t step = (uint64_t)(p->interval_s * NSEC_PER_SEC);
+	uint64_t prev_t = t0, prev_ops = arena_total_ops(&s->arena, users);
+	size_t cap = (size_t)(p->runtime_s / p->interval_s) + 2;
+	double rq_sum = 0, *jpm;
+	struct sysview v;
+	size_t rq_n = 0;
+	struct summary sum;
+
+	level->intervals = calloc(cap, sizeof(*level->intervals));
+	level->run_queue_min = 1e300;
+	for (uint64_t next = t0 + step; ; next += step) {
+		uint64_t t, ops;
+
+		if (next > t1)
+			next = t1;
+		if (!sleep_until_ns(next, &run_interrupted))
+			return false;
+		ops = arena_total_ops(&s->arena, users);
+		t = now_ns();
+		sysview_read(&v);
+		if (v.valid) {
+			rq_sum += v.procs_running;
+			rq_n++;
+			if (v.procs_running < level->run_queue_min)
+				level->run_queue_min = v.procs_running;
+			if (v.procs_running > level->run_queue_max)
+				level->run_queue_max = v.procs_running;
+		}
+		if (level->intervals && level->n_intervals < cap && t > prev_t) {
+			struct interval_sample *is =
+				&level->intervals[level->n_intervals++];
+
+			is->start_s = (double)(prev_t - t0) / NSEC_PER_SEC;
+			is->elapsed_s = (double)(t - prev_t) / NSEC_PER_SEC;
+			is->jobs_per_min = (double)(ops - prev_ops) * 60.0 /
+					   is->elapsed_s;
+		}
+		prev_t = t;
+		prev_ops = ops;
+		if (next >= t1)
+			break;
+	}
+	level->run_queue_mean = rq_n ? rq_sum / (double)rq_n : 0;
+	if (!rq_n)
+		level->run_queue_min = 0;
+	jpm = calloc(level->n_intervals + 1, sizeof(*jpm));
+	if (jpm) {
+		for (size_t i = 0; i < level->n_intervals; i++)
+			jpm[i] = level->intervals[i].jobs_per_min;
+		if (!stats_summarize(jpm, level->n_intervals, &sum)) {
+			level->interval_stddev = sum.stddev;
+			level->interval_cov = stats_cov(&sum);
+		}
+		free(jpm);
+	}
+	return true;
+}
+
+/*
  * One level: call the users to it (forking those the pool lacks), wait
  * for all of them at the gate, open it, let the warm-up pass, snapshot at
  * t0 and t1, stop, wait for them to park. The window is timed by the
  * parent alone, so users' start and stop skew is not in it. Returns false
  * when higher levels cannot work either.
  */
-static bool run_level(struct sweep *s, unsigned int users,
-		      struct level_result *level)
+static bool run_level(struct sweep *s, unsigned int users, size_t index,
+		      unsigned int repeat, struct level_result *level)
 {
 	const struct run_params *p = s->params;
+	struct level_capture cap = { 0 };
+	char level_dir[PATH_MAX + 32], err[REASON_LEN];
 	struct level_run lr = { 0 };
+	struct sysview sys0, sys1;
 	uint64_t t_start, t_gate;
 	bool measured = false;
 
 	memset(level, 0, sizeof(*level));
 	level->users = users;
-	if (s->pool.job_dir && mkdir(s->pool.job_dir, 0700) && errno != EEXIST) {
-		level->status = LEVEL_FAILED;
-		snprintf(level->reason, sizeof(level->reason),
-			 "cannot create %s: %s", s->pool.job_dir,
-			 strerror(errno));
-		return false;
+	for (size_t i = 0; s->pool.shared_dirs && i < s->n_scratch; i++) {
+		if (mkdir(s->shared_dirs[i], 0700) && errno != EEXIST) {
+			level->status = LEVEL_FAILED;
+			snprintf(level->reason, sizeof(level->reason),
+				 "cannot create %s: %s", s->shared_dirs[i],
+				 strerror(errno));
+			return false;
+		}
 	}
 
 	t_start = now_ns();
@@ -161,18 +258,35 @@ static bool run_level(struct sweep *s, unsigned int users,
 	if (users_wait_ready(&s->pool, &lr))
 		goto stop;
 	level->start_s = (double)(now_ns() - t_start) / NSEC_PER_SEC;
+	/* The level's own directory, for the lock profile and the hook. */
+	if (p->repeat > 1)
+		snprintf(level_dir, sizeof(level_dir), "%s/level-%u-r%u",
+			 s->result_dir, users, repeat + 1);
+	else
+		snprintf(level_dir, sizeof(level_dir), "%s/level-%u",
+			 s->result_dir, users);
+	if (capture_prepare(&cap, p, users, index, level_dir, err,
+			    sizeof(err))) {
+		lr.failed = true;
+		snprintf(lr.reason, sizeof(lr.reason), "%s", err);
+		goto stop;
+	}
 
 	t_gate = now_ns();
 	users_release(&s->pool, &lr);
 	if (!sleep_until_ns(t_gate + (uint64_t)(p->warmup_s * NSEC_PER_SEC),
 			    &run_interrupted))
 		goto stop;
+	__atomic_store_n(&s->arena.hdr->measuring, lr.gen, __ATOMIC_RELEASE);
+	sysview_read(&sys0);
 	snapshot_take(&s->t0, &s->arena, users);
-	if (!sleep_until_ns(s->t0.t_ns +
-				    (uint64_t)(p->runtime_s * NSEC_PER_SEC),
-			    &run_interrupted))
+	capture_start(&cap);
+	if (!sample_window(s, users, level))
 		goto stop;
 	snapshot_take(&s->t1, &s->arena, users);
+	sysview_read(&sys1);
+	__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
+	level->has_cpu = sysview_delta(&sys0, &sys1, &level->cpu);
 	measured = true;
 stop:
 	users_stop(&s->pool, &lr);
@@ -196,20 +310,148 @@ stop:
 				 "out of memory while collecting results");
 		}
 	}
+	if (run_interrupted)
+		capture_abort(&cap);
+	else
+		capture_finish(&cap, level);
 	/* Parked users have removed their files; this catches what users
 	 * that died left. */
-	if (scratch_clear(&s->scratch))
-		msg_warn("could not empty %s after the level", s->scratch.dir);
+	for (size_t i = 0; i < s->n_scratch; i++)
+		if (scratch_clear(&s->scratch[i]))
+			msg_warn("could not empty %s after the level",
+				 s->scratch[i].dir);
 	return !lr.end_ramp;
+}
+
+static int cmp_level_jpm(const void *a, const void *b)
+{
+	const struct level_result *x = a, *y = b;
+
+	return (x->jobs_per_min > y->jobs_per_min) -
+	       (x->jobs_per_min < y->jobs_per_min);
+}
+
+/*
+ * A level run -r times. Its numbers are those of the median repeat, a
+ * real measurement rather than an average of several; every repeat's
+ * jobs/min is kept for the spread. Any failed repeat fails the level.
+ */
+static bool run_repeats(struct sweep *s, unsigned int users, size_t index,
+			struct level_result *level)
+{
+	unsigned int n = s->params->repeat;
+	struct level_result *runs = calloc(n, sizeof(*runs));
+	double *jpm = calloc(n, sizeof(*jpm));
+	bool go_on = true;
+	unsigned int done = 0;
+
+	if (!runs || !jpm) {
+		free(runs);
+		free(jpm);
+		memset(level, 0, sizeof(*level));
+		level->users = users;
+		level->status = LEVEL_FAILED;
+		snprintf(level->reason, sizeof(level->reason), "out of memory");
+		return false;
+	}
+	for (; done < n; done++) {
+		go_on = run_level(s, users, index, done, &runs[done]);
+		if (runs[done].status != LEVEL_OK || run_interrupted) {
+			done++;
+			break;
+		}
+		jpm[done] = runs[done].jobs_per_min;
+	}
+	if (runs[done - 1].status != LEVEL_OK || run_interrupted) {
+		/* The failed (or cut) repeat stands for the level. */
+		*level = runs[done - 1];
+		memset(&runs[done - 1], 0, sizeof(runs[0]));
+		free(jpm);
+	} else {
+		qsort(runs, n, sizeof(*runs), cmp_level_jpm);
+		*level = runs[n / 2];
+		memset(&runs[n / 2], 0, sizeof(runs[0]));
+		level->repeat_jpm = jpm;
+		level->n_repeats = n;
+	}
+	for (unsigned int i = 0; i < done; i++)
+		level_result_free(&runs[i]);
+	free(runs);
+	return go_on;
+}
+
+/*
+ * Scaling of the newest level: its per-user throughput against the first
+ * ok level's. Returns true when it fell below --stop-at-crossover.
+ */
+static bool scale_level(struct run_result *r, const struct run_params *p)
+{
+	struct level_result *l = &r->levels[r->n_levels - 1];
+	const struct level_result *first = NULL;
+
+	for (size_t i = 0; i < r->n_levels && !first; i++)
+		if (r->levels[i].status == LEVEL_OK)
+			first = &r->levels[i];
+	if (l->status != LEVEL_OK || !first)
+		return false;
+	l->efficiency = first->jobs_per_min_per_user > 0 ?
+		l->jobs_per_min_per_user / first->jobs_per_min_per_user : 0;
+	return p->crossover > 0 && l->jobs_per_min_per_user < p->crossover;
+}
+
+/* The default format is the table, printed as levels end; the others are
+ * printed whole at the end, from result.json's contents. */
+static bool live_table(const struct run_params *p)
+{
+	return !p->format || !strcmp(p->format, "default");
+}
+
+static void print_format(struct sweep *s)
+{
+	enum report_format fmt;
+	cJSON *root = result_to_json(&s->result);
+
+	if (!root || !report_format_parse(s->params->format, &fmt)) {
+		msg_error("out of memory");
+		cJSON_Delete(root);
+		return;
+	}
+	report_print(stdout, root, fmt, s->json_path);
+	fflush(stdout);
+	cJSON_Delete(root);
+}
+
+/* plot.svg and plot.png beside result.json, when gnuplot is here. */
+static void draw_plots(struct sweep *s)
+{
+	static const char *const names[] = { "plot.svg", "plot.png" };
+	char out[PATH_MAX];
+
+	if (!plot_find_in_path("gnuplot")) {
+		msg_info("gnuplot is not installed, so no plot was drawn (apt-get install gnuplot-nox; then aimsweep plot %s)",
+			 s->json_path);
+		return;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		char *argv[] = { "plot", s->json_path, "-o", out, NULL };
+
+		if (!path_join(out, sizeof(out), s->result_dir, names[i]))
+			return;
+		/* Its messages are its own; a plot that fails does not fail
+		 * the run, whose results are on disk already. */
+		optind = 0;
+		plot_main(4, argv);
+	}
 }
 
 static void sweep_cleanup(struct sweep *s)
 {
 	users_pool_shutdown(&s->pool, run_interrupted ? INTERRUPT_GRACE_S
 						      : s->params->grace_s);
-	if (scratch_remove(&s->scratch))
-		msg_error("could not remove scratch directory %s",
-			  s->scratch.dir);
+	for (size_t i = 0; i < s->n_scratch; i++)
+		if (scratch_remove(&s->scratch[i]))
+			msg_error("could not remove scratch directory %s",
+				  s->scratch[i].dir);
 	snapshot_free(&s->t0);
 	snapshot_free(&s->t1);
 	arena_destroy(&s->arena);
@@ -229,7 +471,8 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	host_probe(&s.result.host);
 
 	install_signal_handlers();
-	rc = arena_create(&s.arena, max_users, mix->n_entries);
+	p->timer_ns = timer_cost_ns();
+	rc = arena_create(&s.arena, max_users, mix->n_entries, p->latency);
 	if (!rc)
 		rc = snapshot_alloc(&s.t0, max_users, mix->n_entries);
 	if (!rc)
@@ -242,21 +485,37 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 		status = EXIT_RUN_FAILED;
 		goto out;
 	}
-	scratch_remove_stale(p->scratch_base);
-	if (scratch_create(&s.scratch, p->scratch_base, err, sizeof(err))) {
-		msg_error("%s", err);
-		status = EXIT_USAGE;
+	/* perf must be able to record before anything is created. */
+	if (capture_wanted(p) && capture_check(p, err, sizeof(err))) {
+		if (run_interrupted) {
+			status = EXIT_INTERRUPTED + run_interrupted;
+		} else {
+			msg_error("%s", err);
+			status = EXIT_USAGE;
+		}
 		goto out;
+	}
+	for (size_t i = 0; i < p->n_scratch; i++) {
+		scratch_remove_stale(p->scratch_bases[i]);
+		if (scratch_create(&s.scratch[i], p->scratch_bases[i], err,
+				   sizeof(err))) {
+			msg_error("%s", err);
+			status = EXIT_USAGE;
+			goto out;
+		}
+		s.n_scratch++;
+		s.run_dirs[i] = s.scratch[i].dir;
+		path_join(s.shared_paths[i], sizeof(s.shared_paths[i]),
+			  s.scratch[i].dir, "shared");
+		s.shared_dirs[i] = s.shared_paths[i];
 	}
 	s.pool.arena = &s.arena;
 	s.pool.mix = mix;
 	s.pool.params = p;
-	s.pool.run_dir = s.scratch.dir;
-	if (p->layout == LAYOUT_SHARED) {
-		path_join(s.shared_dir, sizeof(s.shared_dir), s.scratch.dir,
-			  "shared");
-		s.pool.job_dir = s.shared_dir;
-	}
+	s.pool.run_dirs = s.run_dirs;
+	s.pool.n_dirs = s.n_scratch;
+	if (p->layout == LAYOUT_SHARED)
+		s.pool.shared_dirs = s.shared_dirs;
 	/* Writing the empty result now proves the output directory works
 	 * before any level runs. */
 	if (make_result_dir(&s, err, sizeof(err))) {
@@ -269,12 +528,13 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 		goto out;
 	}
 
-	report_text_header(stdout, &s.result, s.json_path);
+	if (live_table(p))
+		report_text_header(stdout, &s.result, s.json_path);
 	for (size_t i = 0; i < p->n_levels && !run_interrupted; i++) {
 		struct level_result level;
-		bool go_on;
+		bool go_on, crossed;
 
-		go_on = run_level(&s, p->levels[i], &level);
+		go_on = run_repeats(&s, p->levels[i], i, &level);
 		if (run_interrupted) {
 			/* The level did not finish: it is not a result. */
 			level_result_free(&level);
@@ -286,7 +546,10 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 			status = EXIT_RUN_FAILED;
 			break;
 		}
-		report_text_level(stdout, &s.result.levels[s.result.n_levels - 1]);
+		crossed = scale_level(&s.result, p);
+		if (live_table(p))
+			report_text_level(stdout,
+					  &s.result.levels[s.result.n_levels - 1]);
 		if (level.status != LEVEL_OK)
 			status = EXIT_RUN_FAILED;
 		if (write_result(&s)) {
@@ -295,6 +558,11 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 		}
 		if (!go_on) {
 			msg_error("stopping the ramp: higher levels would fail the same way");
+			break;
+		}
+		if (crossed) {
+			msg_info("stopping the ramp at the crossover: %.1f jobs/min/user is below %g",
+				 level.jobs_per_min_per_user, p->crossover);
 			break;
 		}
 	}
@@ -308,7 +576,12 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	}
 	if (write_result(&s) && status == EXIT_OK)
 		status = EXIT_RUN_FAILED;
-	report_text_summary(stdout, &s.result);
+	if (live_table(p))
+		report_text_summary(stdout, &s.result);
+	else
+		print_format(&s);
+	if (!p->no_plot && s.result.n_levels)
+		draw_plots(&s);
 	if (run_interrupted)
 		msg_error("interrupted by SIG%s: kept %zu finished levels in %s",
 			  sigabbrev_np(run_interrupted), s.result.n_levels,

@@ -1,6 +1,8 @@
 /* driver/users.c: the user processes: the pool, the op loop, and reaping. */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,11 +33,68 @@ struct user_entry {
 	const struct job *job;
 	void *state;
 	struct entry_counters *counters;
+	struct hist *hist;	/* NULL without latency */
+	uint32_t sample_every;	/* time one op in this many */
+	uint32_t countdown;	/* ops until the next timed one */
 	bool ready;		/* init() succeeded */
 };
 
+/* What a timed op may cost in timing, as a share of the op itself. */
+#define SAMPLE_BUDGET_PCT 1
+#define SAMPLE_EVERY_MAX 1024
+
+static uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The sampling rule: time one op in N, N the smallest power of two for
+ * which the two clock reads (timer_ns) cost at most SAMPLE_BUDGET_PCT of
+ * the N ops they stand for, 1 to SAMPLE_EVERY_MAX. It follows each
+ * sample, so a job settles on its period within a few samples.
+ */
+static uint32_t sample_period(uint64_t op_ns, uint64_t timer_ns)
+{
+	uint64_t need = timer_ns * 100 / SAMPLE_BUDGET_PCT /
+			(op_ns ? op_ns : 1);
+	uint32_t n = 1;
+
+	while (n < need && n < SAMPLE_EVERY_MAX)
+		n <<= 1;
+	return n;
+}
+
+/* One op timed: its latency goes into the histogram only while the window
+ * is open, so the histogram holds the window and nothing else. */
+static int user_timed_op(const struct arena_header *hdr, uint32_t gen,
+			 struct user_entry *ue, uint64_t timer_ns)
+{
+	uint64_t t0, t1;
+	int rc;
+
+	t0 = clock_ns();
+	rc = ue->job->run(ue->state);
+	t1 = clock_ns();
+	if (!rc && __atomic_load_n(&hdr->measuring, __ATOMIC_RELAXED) == gen)
+		hist_record(ue->hist, t1 - t0);
+	ue->sample_every = sample_period(t1 - t0, timer_ns);
+	ue->countdown = ue->sample_every;
+	__atomic_store_n(&ue->counters->sample_every, ue->sample_every,
+			 __ATOMIC_RELAXED);
+	return rc;
+}
+
 static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
+
+/* Set in a user that is a thread: it must end itself, not its process. */
+static __thread bool user_is_thread;
+/* The host process's record of which user threads run (thread mode). */
+static bool *host_thread_alive;
 
 static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
 {
@@ -43,6 +103,12 @@ static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(slot->reason, sizeof(slot->reason), fmt, ap);
 	va_end(ap);
+	if (user_is_thread) {
+		/* The driver sees the code in the slot and fails the level;
+		 * the host starts a new thread for the next one. */
+		__atomic_store_n(&slot->exit_code, code, __ATOMIC_RELEASE);
+		pthread_exit(NULL);
+	}
 	slot->exit_code = code;
 	_exit(code);
 }
@@ -122,7 +188,8 @@ static uint16_t *user_schedule(const struct mix *mix,
  */
 static struct user_entry *user_loop(const struct arena_header *hdr,
 				    uint32_t gen, struct user_entry *entries,
-				    const uint16_t *order, size_t len)
+				    const uint16_t *order, size_t len,
+				    uint64_t timer_ns)
 {
 	unsigned int streak = 0;
 	size_t i = 0;
@@ -134,8 +201,13 @@ static struct user_entry *user_loop(const struct arena_header *hdr,
 
 		if (ue->job->prepare)
 			rc = ue->job->prepare(ue->state);
-		if (!rc)
-			rc = ue->job->run(ue->state);
+		if (!rc) {
+			/* Without latency the countdown never reaches 0. */
+			if (ue->hist && !--ue->countdown)
+				rc = user_timed_op(hdr, gen, ue, timer_ns);
+			else
+				rc = ue->job->run(ue->state);
+		}
 		if (!rc) {
 			__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
 			streak = 0;
@@ -199,13 +271,19 @@ static int64_t tv_us(const struct timeval *tv)
 	return (int64_t)tv->tv_sec * 1000000 + tv->tv_usec;
 }
 
-/* Self plus reaped children (fork_test, exec_test and the shell jobs). */
+/* Self plus reaped children (fork_test, exec_test and the shell jobs).
+ * A thread has only its own: children are the whole process's. */
 static void rusage_now(struct slot_rusage *r)
 {
 	struct rusage self, kids;
 
-	getrusage(RUSAGE_SELF, &self);
-	getrusage(RUSAGE_CHILDREN, &kids);
+	memset(&kids, 0, sizeof(kids));
+	if (user_is_thread) {
+		getrusage(RUSAGE_THREAD, &self);
+	} else {
+		getrusage(RUSAGE_SELF, &self);
+		getrusage(RUSAGE_CHILDREN, &kids);
+	}
 	r->utime_us = tv_us(&self.ru_utime) + tv_us(&kids.ru_utime);
 	r->stime_us = tv_us(&self.ru_stime) + tv_us(&kids.ru_stime);
 	r->nvcsw = self.ru_nvcsw + kids.ru_nvcsw;
@@ -229,10 +307,12 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	uint16_t *order;
 	size_t len = 0;
 
-	if (pool->job_dir) {
-		snprintf(dir, sizeof(dir), "%s", pool->job_dir);
+	if (pool->shared_dirs) {
+		snprintf(dir, sizeof(dir), "%s",
+			 pool->shared_dirs[user % pool->n_dirs]);
 	} else {
-		if (snprintf(dir, sizeof(dir), "%s/u%u", pool->run_dir, user) >=
+		if (snprintf(dir, sizeof(dir), "%s/u%u",
+			     pool->run_dirs[user % pool->n_dirs], user) >=
 		    (int)sizeof(dir))
 			user_fail(slot, USER_EXIT_SETUP, "scratch path too long");
 		if (mkdir(dir, 0700) && errno != EEXIST)
@@ -244,9 +324,9 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	ctx.user = user;
 	ctx.users = __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED);
 	ctx.dir = dir;
-	ctx.run_dir = pool->run_dir;
+	ctx.run_dir = pool->run_dirs[user % pool->n_dirs];
 	ctx.libexec_dir = pool->params->libexec_dir;
-	ctx.threaded = false;
+	ctx.threaded = user_is_thread;
 	ctx.seed = pool->params->seed ^ ((uint64_t)user * 0x9e3779b97f4a7c15ULL) ^
 		   ((uint64_t)gen << 32);
 	ctx.reason = reason;
@@ -261,6 +341,15 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		entries[e].job = job;
 		entries[e].counters = &slot->counters[e];
 		entries[e].ready = false;
+		entries[e].hist = NULL;
+		if (pool->params->latency) {
+			entries[e].hist = arena_hist(pool->arena, slot, e);
+			memset(entries[e].hist, 0, sizeof(struct hist));
+			/* Time the first op; sample_period() sets the
+			 * period from there. */
+			entries[e].sample_every = 1;
+			entries[e].countdown = 1;
+		}
 		reason[0] = '\0';
 		rc = job->init(&ctx, &entries[e].state);
 		if (rc == JOB_SKIPPED) {
@@ -292,7 +381,8 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 
 	user_test_fault(pool, user);
 	if (order) {
-		struct user_entry *bad = user_loop(hdr, gen, entries, order, len);
+		struct user_entry *bad = user_loop(hdr, gen, entries, order, len,
+						   pool->params->timer_ns);
 
 		if (bad)
 			user_fail(slot, USER_EXIT_JOB_ERRORS,
@@ -326,9 +416,55 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	gate_wake_one(&hdr->parked);
 }
 
+/* Becomes a child the driver owns: dies with it, joins the users'
+ * process group, and leaves terminal signals to the driver. */
+static void user_process_setup(struct user_pool *pool)
+{
+	/* Die with the driver, even if it is killed with SIGKILL. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != pool->parent)
+		_exit(USER_EXIT_ORPHAN);
+	if (!pool->pgid || setpgid(0, pool->pgid))
+		setpgid(0, 0);
+	/* The driver alone decides what a terminal signal means, and stops
+	 * the users itself. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* --cpus: user u runs on cpus[u mod n], set before any job, and read back
+ * into the slot so that the driver can tell it really applies. */
+static void user_pin(struct user_pool *pool, unsigned int user,
+		     struct user_slot *slot)
+{
+	const struct run_params *p = pool->params;
+	cpu_set_t set;
+	int cpu;
+
+	slot->cpu = -1;
+	if (!p->n_cpus)
+		return;
+	cpu = p->cpus[user % p->n_cpus];
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	/* pid 0 is the calling thread, in either mode. */
+	if (sched_setaffinity(0, sizeof(set), &set))
+		user_fail(slot, USER_EXIT_SETUP, "cannot pin to CPU %d: %s",
+			  cpu, strerror(errno));
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) == 1 &&
+	    CPU_ISSET(cpu, &set))
+		slot->cpu = cpu;
+	else
+		slot->cpu = -2;
+}
+
 /* A user's life: park until called to a level it takes part in, run it,
  * park again; leave when the driver says quit. */
-static void user_main(struct user_pool *pool, unsigned int user,
+static void user_life(struct user_pool *pool, unsigned int user,
 		      uint32_t gen_seen)
 {
 	struct arena_header *hdr = pool->arena->hdr;
@@ -336,19 +472,8 @@ static void user_main(struct user_pool *pool, unsigned int user,
 	struct user_entry *entries;
 	uint32_t gen;
 
-	/* Die with the driver, even if it is killed with SIGKILL. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != pool->parent)
-		_exit(USER_EXIT_ORPHAN);
-	/* Terminal signals go to the whole process group; the driver alone
-	 * decides what they mean and stops the users itself. */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	slot->pid = getpid();
-
+	slot->pid = (int32_t)syscall(SYS_gettid);
+	user_pin(pool, user, slot);
 	entries = calloc(pool->mix->n_entries, sizeof(*entries));
 	if (!entries)
 		user_fail(slot, USER_EXIT_SETUP, "out of memory");
@@ -359,6 +484,102 @@ static void user_main(struct user_pool *pool, unsigned int user,
 			_exit(USER_EXIT_OK);
 		if (user < __atomic_load_n(&hdr->active_users, __ATOMIC_ACQUIRE))
 			user_run_level(pool, user, gen, entries);
+	}
+}
+
+static void user_main(struct user_pool *pool, unsigned int user,
+		      uint32_t gen_seen)
+{
+	user_process_setup(pool);
+	user_life(pool, user, gen_seen);
+}
+
+struct thread_start {
+	struct user_pool *pool;
+	unsigned int user;
+	uint32_t gen_seen;
+};
+
+static void *user_thread(void *arg)
+{
+	struct thread_start ts = *(struct thread_start *)arg;
+
+	free(arg);
+	user_is_thread = true;
+	user_life(ts.pool, ts.user, ts.gen_seen);
+	return NULL;
+}
+
+/* Marks a user thread gone so that the host starts a new one. */
+static void user_thread_gone(void *arg)
+{
+	host_thread_alive[(uintptr_t)arg] = false;
+}
+
+static void *user_thread_guarded(void *arg)
+{
+	uintptr_t user = ((struct thread_start *)arg)->user;
+	void *ret;
+
+	pthread_cleanup_push(user_thread_gone, (void *)user);
+	ret = user_thread(arg);
+	pthread_cleanup_pop(1);
+	return ret;
+}
+
+/*
+ * Thread mode: one process hosts every user as a thread, so that users
+ * share one address space (brk and mmap contend on its lock). The host
+ * starts the threads a level needs, as the driver forks processes in
+ * process mode; a thread that fails ends itself and is started anew.
+ */
+static void user_host(struct user_pool *pool, uint32_t gen_seen)
+{
+	struct arena_header *hdr = pool->arena->hdr;
+	pthread_attr_t attr;
+	uint32_t gen;
+
+	user_process_setup(pool);
+	host_thread_alive = calloc(pool->max_users, sizeof(*host_thread_alive));
+	if (!host_thread_alive || pthread_attr_init(&attr))
+		_exit(USER_EXIT_SETUP);
+	/* Jobs keep their buffers in their state, not on the stack. */
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	for (;;) {
+		gen = wait_change(&hdr->level_gen, gen_seen);
+		if (__atomic_load_n(&hdr->quit, __ATOMIC_ACQUIRE))
+			_exit(USER_EXIT_OK);
+		for (unsigned int u = 0;
+		     u < __atomic_load_n(&hdr->active_users, __ATOMIC_ACQUIRE);
+		     u++) {
+			struct thread_start *ts;
+			pthread_t t;
+			int err;
+
+			if (host_thread_alive[u])
+				continue;
+			ts = malloc(sizeof(*ts));
+			if (!ts)
+				_exit(USER_EXIT_SETUP);
+			/* It has not seen this generation: it joins it. */
+			*ts = (struct thread_start){ pool, u, gen_seen };
+			host_thread_alive[u] = true;
+			err = pthread_create(&t, &attr, user_thread_guarded, ts);
+			if (err) {
+				struct user_slot *slot = arena_slot(pool->arena, u);
+
+				snprintf(slot->reason, sizeof(slot->reason),
+					 "cannot create its thread: %s (threads-max, RLIMIT_NPROC or memory)",
+					 strerror(err));
+				__atomic_store_n(&slot->exit_code,
+						 USER_EXIT_SETUP,
+						 __ATOMIC_RELEASE);
+				host_thread_alive[u] = false;
+				free(ts);
+			}
+		}
+		gen_seen = gen;
 	}
 }
 
@@ -435,12 +656,73 @@ static void remove_sysv(const struct user_slot *slot)
  * Records how a user ended. During a level (lr != NULL) any end of one of
  * its users fails the level: users only exit when told to quit.
  */
+/* Describes how a process ended, for a failure reason. */
+static void describe_end(int status, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (SIG%s)",
+			 WTERMSIG(status), sigabbrev_np(WTERMSIG(status)) ?
+			 sigabbrev_np(WTERMSIG(status)) : "?");
+	else
+		snprintf(buf, len, "exited with status %d",
+			 WEXITSTATUS(status));
+}
+
+/* Thread mode: the process of every user thread ended, and with it every
+ * user; `stuck`, when >= 0, is the user it was killed for. */
+static void host_ended(struct user_pool *pool, struct level_run *lr,
+		       int status, int stuck)
+{
+	char how[64];
+	pid_t pid = pool->host;
+
+	pool->host = 0;
+	pool->alive--;
+	for (unsigned int u = 0; u < pool->max_users; u++) {
+		if (!pool->pids[u])
+			continue;
+		pool->pids[u] = 0;
+		remove_sysv(arena_slot(pool->arena, u));
+	}
+	if (!lr)
+		return;
+	if (stuck >= 0) {
+		level_fail(lr, "user %d (a thread of pid %d) was stuck: still running %.1f s after the window; its process was killed with every user thread",
+			   stuck, (int)pid, pool->params->grace_s);
+		return;
+	}
+	describe_end(status, how, sizeof(how));
+	level_fail(lr, "the process of the user threads (pid %d) %s", (int)pid,
+		   how);
+}
+
+/* Thread mode: a user thread that failed has ended itself; its reason is
+ * in its slot. */
+static void check_threads(struct user_pool *pool, struct level_run *lr)
+{
+	for (unsigned int u = 0; pool->host && u < lr->users; u++) {
+		struct user_slot *slot = arena_slot(pool->arena, u);
+
+		if (!pool->pids[u] ||
+		    !__atomic_load_n(&slot->exit_code, __ATOMIC_ACQUIRE))
+			continue;
+		pool->pids[u] = 0;
+		level_fail(lr, "user %u (a thread of pid %d) failed: %s", u,
+			   (int)pool->host, slot->reason);
+	}
+}
+
 static void user_ended(struct user_pool *pool, struct level_run *lr,
 		       pid_t pid, int status, bool killed_by_us)
 {
-	int u = user_index(pool, pid);
+	int u;
 	const struct user_slot *slot;
 
+	if (pool->host && pid == pool->host) {
+		host_ended(pool, lr, status, -1);
+		return;
+	}
+	u = user_index(pool, pid);
 	if (u < 0)
 		return;
 	pool->pids[u] = 0;
@@ -475,8 +757,8 @@ static unsigned int reap_exited(struct user_pool *pool, struct level_run *lr)
 	int status;
 	pid_t pid;
 
-	while (pool->alive) {
-		pid = waitpid(-1, &status, WNOHANG);
+	while (pool->alive && pool->pgid) {
+		pid = waitpid(-pool->pgid, &status, WNOHANG);
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid <= 0)
@@ -500,7 +782,28 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 	reap_exited(pool, NULL);
 	arena_reset_level(pool->arena, users);
 	fflush(NULL);
-	for (unsigned int u = 0; u < users; u++) {
+	if (pool->params->mode == MODE_THREAD && !pool->host) {
+		pid = fork();
+		if (pid == 0)
+			user_host(pool, gen_now);
+		if (pid < 0) {
+			level_fail(lr, "cannot fork the process of the user threads: %s",
+				   strerror(errno));
+			lr->end_ramp = true;
+			rc = -1;
+		} else {
+			if (!pool->pgid || setpgid(pid, pool->pgid)) {
+				setpgid(pid, pid);
+				pool->pgid = pid;
+			}
+			pool->host = pid;
+			pool->alive++;
+		}
+	}
+	for (unsigned int u = 0; pool->host && u < users; u++)
+		if (!pool->pids[u])
+			pool->pids[u] = pool->host;
+	for (unsigned int u = 0; !rc && !pool->host && u < users; u++) {
 		if (pool->pids[u])
 			continue;
 		if (run_interrupted) {
@@ -519,6 +822,13 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 			lr->end_ramp = true;
 			rc = -1;
 			break;
+		}
+		/* Both sides set the group, so that neither depends on who
+		 * runs first; a group whose members all died is gone, and
+		 * the new user starts a new one. */
+		if (!pool->pgid || setpgid(pid, pool->pgid)) {
+			setpgid(pid, pid);
+			pool->pgid = pid;
 		}
 		pool->pids[u] = pid;
 		pool->alive++;
@@ -548,6 +858,7 @@ int users_wait_ready(struct user_pool *pool, struct level_run *lr)
 			return 0;
 		/* A user that exits before the gate failed to set up. */
 		reap_exited(pool, lr);
+		check_threads(pool, lr);
 		if (lr->failed || run_interrupted)
 			return -1;
 		if (now_ns() > deadline) {
@@ -596,6 +907,7 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 
 	for (;;) {
 		reap_exited(pool, lr);
+		check_threads(pool, lr);
 		seen = __atomic_load_n(parked, __ATOMIC_ACQUIRE);
 		gone = 0;
 		for (unsigned int u = 0; u < lr->users; u++)
@@ -617,7 +929,11 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 			;
 		/* An interrupted run kills its users on purpose: that is
 		 * not the level's fault, and the level is dropped anyway. */
-		user_ended(pool, lr, pid, status, !run_interrupted);
+		if (pid == pool->host)
+			host_ended(pool, run_interrupted ? NULL : lr, status,
+				   (int)u);
+		else
+			user_ended(pool, lr, pid, status, !run_interrupted);
 	}
 	for (unsigned int u = 0; u < lr->users; u++)
 		if (pool->pids[u])

@@ -32,10 +32,19 @@ struct user_pool {
 	struct arena *arena;
 	const struct mix *mix;
 	const struct run_params *params;
-	const char *run_dir;	/* the run's scratch directory */
-	const char *job_dir;	/* LAYOUT_SHARED: the one directory */
+	/* The run's private scratch directories, one per -d; user u works
+	 * in run_dirs[u % n_dirs], in its own subdirectory, or in
+	 * shared_dirs[u % n_dirs] with LAYOUT_SHARED. */
+	const char *const *run_dirs;
+	const char *const *shared_dirs;	/* NULL unless LAYOUT_SHARED */
+	size_t n_dirs;
 	pid_t parent;
+	/* Users form one process group of their own, so the driver reaps
+	 * them, and only them, with waitpid(-pgid): other children (a hook,
+	 * perf) are waited for by their own code. */
+	pid_t pgid;
 	pid_t *pids;		/* [max_users]; 0: no live process */
+	pid_t host;		/* thread mode: the process of the threads */
 	unsigned int max_users;
 	unsigned int alive;
 };

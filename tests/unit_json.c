@@ -196,7 +196,8 @@ static bool build_run(struct run_result *r)
 		.runtime_s = 10,
 		.warmup_s = 2,
 		.grace_s = 5,
-		.scratch_base = "/tmp",
+		.scratch_bases = { "/tmp" },
+		.n_scratch = 1,
 		.output_dir = "/tmp/results",
 		/* Above 2^53: a JSON number would lose it. */
 		.seed = UINT64_C(18446744073709551615),
@@ -362,7 +363,12 @@ static void test_document(void)
 	CHECK_JSON_NUM(root, "params.grace_s", 5);
 	CHECK_JSON_STR(root, "params.seed", "18446744073709551615");
 	CHECK_JSON_STR(root, "params.layout", "shared");
-	CHECK_JSON_STR(root, "params.scratch_dir", "/tmp");
+	if (CHECK_EQ_INT(array_size(root, "params.scratch_dirs"), 1)) {
+		const cJSON *d = item(root, "params.scratch_dirs", 0);
+
+		CHECK(cJSON_IsString(d) && !strcmp(d->valuestring, "/tmp"));
+	}
+	CHECK_JSON_ABSENT(root, "params.config");
 	CHECK_JSON_STR(root, "params.output_dir", "/tmp/results");
 	CHECK_JSON_STR(root, "params.cmdline", run_cmdline);
 

@@ -229,7 +229,7 @@ static void test_collector_level(void)
 
 	if (!build_mix(&mix, entries))
 		return;
-	rc = arena_create(&a, C_USERS, C_ENTRIES);
+	rc = arena_create(&a, C_USERS, C_ENTRIES, false);
 	if (rc)
 		test_bail("arena_create: %s", strerror(rc));
 	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
@@ -303,7 +303,7 @@ static void test_collector_empty_window(void)
 
 	if (!build_mix(&mix, entries))
 		return;
-	rc = arena_create(&a, C_USERS, C_ENTRIES);
+	rc = arena_create(&a, C_USERS, C_ENTRIES, false);
 	if (rc)
 		test_bail("arena_create: %s", strerror(rc));
 	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
@@ -339,7 +339,7 @@ static void test_arena_snapshot(void)
 	uint64_t before;
 	int rc;
 
-	rc = arena_create(&a, C_USERS, C_ENTRIES);
+	rc = arena_create(&a, C_USERS, C_ENTRIES, false);
 	if (rc)
 		test_bail("arena_create: %s", strerror(rc));
 	if (snapshot_alloc(&s, C_USERS, C_ENTRIES))
@@ -370,6 +370,209 @@ static void test_arena_snapshot(void)
 	arena_destroy(&a);
 }
 
+static void test_t_crit95(void)
+{
+	double prev = INFINITY;
+
+	/* The printed table's values. */
+	CHECK_NEAR(stats_t_crit95(1), 12.706, 1e-3);
+	CHECK_NEAR(stats_t_crit95(2), 4.303, 1e-3);
+	CHECK_NEAR(stats_t_crit95(4), 2.776, 1e-3);
+	CHECK_NEAR(stats_t_crit95(10), 2.228, 1e-3);
+	CHECK_NEAR(stats_t_crit95(20), 2.086, 1e-3);
+	CHECK_NEAR(stats_t_crit95(30), 2.042, 1e-3);
+	/* Fractional df round down, to the wider interval. */
+	CHECK_NEAR(stats_t_crit95(2.9), stats_t_crit95(2), 0);
+	CHECK_NEAR(stats_t_crit95(30.5), stats_t_crit95(30), 0);
+	/* Beyond the table: the expansion meets 31, 40, 60, 120, infinity. */
+	CHECK_NEAR(stats_t_crit95(31), 2.040, 1e-3);
+	CHECK_NEAR(stats_t_crit95(40), 2.021, 1e-3);
+	CHECK_NEAR(stats_t_crit95(60), 2.000, 1e-3);
+	CHECK_NEAR(stats_t_crit95(120), 1.980, 1e-3);
+	CHECK_NEAR(stats_t_crit95(1e12), 1.960, 1e-3);
+	/* Never rising with more data, including across the table's end. */
+	for (double df = 1; df <= 1000; df += 0.5) {
+		double t = stats_t_crit95(df);
+
+		if (!CHECK(t <= prev && t > 1.959))
+			break;
+		prev = t;
+	}
+	CHECK(isnan(stats_t_crit95(0)));
+	CHECK(isnan(stats_t_crit95(0.99)));
+	CHECK(isnan(stats_t_crit95(-3)));
+	CHECK(isnan(stats_t_crit95(NAN)));
+}
+
+static void test_ci95(void)
+{
+	const double three[] = { 10, 12, 14 };
+	const double two[] = { 1, 3 };
+	struct summary s;
+	double low, high;
+
+	/* mean 12, stddev 2, t(2) = 4.303: 12 -+ 4.303 * 2 / sqrt(3). */
+	stats_summarize(three, 3, &s);
+	CHECK_EQ_INT(stats_ci95(&s, 3, &low, &high), 0);
+	CHECK_NEAR(low, 12 - 4.3027 * 2 / sqrt(3), 1e-9);
+	CHECK_NEAR(high, 12 + 4.3027 * 2 / sqrt(3), 1e-9);
+	CHECK_NEAR(low, 7.0317, 1e-3);
+	CHECK_NEAR(high, 16.9683, 1e-3);
+
+	/* mean 2, stddev sqrt(2), n 2: half-width t(1) = 12.706. */
+	stats_summarize(two, 2, &s);
+	CHECK_EQ_INT(stats_ci95(&s, 2, &low, &high), 0);
+	CHECK_NEAR(low, 2 - 12.706, 1e-3);
+	CHECK_NEAR(high, 2 + 12.706, 1e-3);
+
+	/* Many repeats: t(49) = 2.0096, so 100 -+ 2.0096 * 10 / sqrt(50). */
+	s = (struct summary){ .mean = 100, .stddev = 10 };
+	CHECK_EQ_INT(stats_ci95(&s, 50, &low, &high), 0);
+	CHECK_NEAR(low, 100 - 2.0096 * 10 / sqrt(50), 1e-3);
+	CHECK_NEAR(high, 100 + 2.0096 * 10 / sqrt(50), 1e-3);
+
+	/* No spread, no width. */
+	s = (struct summary){ .mean = 5, .stddev = 0 };
+	CHECK_EQ_INT(stats_ci95(&s, 4, &low, &high), 0);
+	CHECK_NEAR(low, 5, 0);
+	CHECK_NEAR(high, 5, 0);
+
+	/* One value: no interval, said so, and both ends at the mean. */
+	s = (struct summary){ .mean = 42, .stddev = 0 };
+	CHECK_EQ_INT(stats_ci95(&s, 1, &low, &high), EDOM);
+	CHECK_NEAR(low, 42, 0);
+	CHECK_NEAR(high, 42, 0);
+	CHECK_EQ_INT(stats_ci95(&s, 0, &low, &high), EDOM);
+}
+
+static void test_cov(void)
+{
+	const double spread[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct summary s;
+
+	s = (struct summary){ .mean = 10, .stddev = 2.5 };
+	CHECK_NEAR(stats_cov(&s), 0.25, EPS);
+	s = (struct summary){ .mean = -4, .stddev = 1 };
+	CHECK_NEAR(stats_cov(&s), 0.25, EPS);
+	s = (struct summary){ .mean = 0, .stddev = 3 };
+	CHECK_NEAR(stats_cov(&s), 0, 0);
+	/* sqrt(32 / 7) / 5 */
+	stats_summarize(spread, 8, &s);
+	CHECK_NEAR(stats_cov(&s), 0.427617987059879, 1e-9);
+}
+
+static void test_jain(void)
+{
+	const double equal[] = { 1, 1, 1, 1 };
+	const double one_has_all[] = { 1, 0, 0, 0 };
+	const double ramp[] = { 1, 2, 3, 4 };
+	const double ramp10[] = { 10, 20, 30, 40 };
+	const double idle[] = { 0, 0 };
+	const double single[] = { 5 };
+
+	CHECK_NEAR(stats_jain(equal, 4), 1, EPS);
+	CHECK_NEAR(stats_jain(one_has_all, 4), 0.25, EPS);
+	/* 10^2 / (4 * 30) */
+	CHECK_NEAR(stats_jain(ramp, 4), 100.0 / 120, EPS);
+	/* It does not depend on the unit. */
+	CHECK_NEAR(stats_jain(ramp10, 4), 100.0 / 120, EPS);
+	CHECK_NEAR(stats_jain(single, 1), 1, EPS);
+	CHECK_NEAR(stats_jain(idle, 2), 0, 0);
+	CHECK_NEAR(stats_jain(NULL, 0), 0, 0);
+}
+
+static void test_percentile(void)
+{
+	double unsorted[] = { 4, 1, 3, 2 };
+	const double wiki[] = { 15, 20, 35, 40, 50 };
+	const double single[] = { 7 };
+
+	/* h = 3 * q / 100 over 1, 2, 3, 4. */
+	CHECK_NEAR(stats_percentile(unsorted, 4, 0), 1, 0);
+	CHECK_NEAR(stats_percentile(unsorted, 4, 25), 1.75, EPS);
+	CHECK_NEAR(stats_percentile(unsorted, 4, 50), 2.5, EPS);
+	CHECK_NEAR(stats_percentile(unsorted, 4, 90), 3.7, EPS);
+	CHECK_NEAR(stats_percentile(unsorted, 4, 100), 4, 0);
+	CHECK_NEAR(stats_percentile(unsorted, 4, -10), 1, 0);
+	CHECK_NEAR(stats_percentile(unsorted, 4, 250), 4, 0);
+	CHECK_NEAR(stats_percentile(unsorted, 4, NAN), 1, 0);
+	CHECK(unsorted[0] == 4 && unsorted[1] == 1 && unsorted[2] == 3 &&
+	      unsorted[3] == 2);
+	/* h = 1.6: 20 + 0.6 * (35 - 20). */
+	CHECK_NEAR(stats_percentile(wiki, 5, 40), 29, EPS);
+	CHECK_NEAR(stats_percentile(wiki, 5, 50), 35, EPS);
+	CHECK_NEAR(stats_percentile(single, 1, 0), 7, 0);
+	CHECK_NEAR(stats_percentile(single, 1, 99), 7, 0);
+	CHECK_NEAR(stats_percentile(NULL, 0, 50), 0, 0);
+}
+
+static void test_welch(void)
+{
+	/* Two sets of repeats, summarised the way a compare would. */
+	const double a[] = { 19.8, 20.4, 19.6, 17.8, 18.5, 18.9, 18.3,
+			     18.9, 19.5, 22.0 };
+	const double b[] = { 28.2, 26.6, 20.1, 23.3, 25.2, 22.1, 17.7,
+			     27.6, 20.6, 13.7, 23.2, 17.5, 20.6, 18.0,
+			     23.9, 21.6, 24.3, 20.4, 23.9, 13.3 };
+	struct summary sa, sb;
+	double t, df;
+
+	/*
+	 * By hand: squared standard errors 4 / 5 = 0.8 and 16 / 10 = 1.6,
+	 * t = 3 / sqrt(2.4), df = 2.4^2 / (0.8^2 / 4 + 1.6^2 / 9)
+	 * = 5.76 / (0.16 + 0.2844...) = 12.96.
+	 */
+	CHECK_EQ_INT(stats_welch(10, 2, 5, 7, 4, 10, &t, &df), 0);
+	CHECK_NEAR(t, 3 / sqrt(2.4), 1e-12);
+	CHECK_NEAR(t, 1.9364916731, 1e-9);
+	CHECK_NEAR(df, 12.96, 1e-9);
+	/* Swapped: t changes sign, df does not. */
+	CHECK_EQ_INT(stats_welch(7, 4, 10, 10, 2, 5, &t, &df), 0);
+	CHECK_NEAR(t, -1.9364916731, 1e-9);
+	CHECK_NEAR(df, 12.96, 1e-9);
+
+	/* Equal variances and sizes: df is the pooled test's 2n - 2, and
+	 * t = 2 / sqrt(9 / 8 + 9 / 8). */
+	CHECK_EQ_INT(stats_welch(5, 3, 8, 3, 3, 8, &t, &df), 0);
+	CHECK_NEAR(t, 4.0 / 3, 1e-12);
+	CHECK_NEAR(df, 14, 1e-9);
+
+	/*
+	 * From the data: means 19.37 and 21.59, stddevs 1.20374 and
+	 * 4.12348, so squared standard errors 0.144900 and 0.850150:
+	 * t = -2.22 / sqrt(0.995050) = -2.22551, df = 0.990124 /
+	 * (0.0023329 + 0.0380398) = 24.5246. Significant at 95%, if
+	 * barely: |t| = 2.23 is above t(24) = 2.064.
+	 */
+	stats_summarize(a, 10, &sa);
+	stats_summarize(b, 20, &sb);
+	CHECK_EQ_INT(stats_welch(sa.mean, sa.stddev, 10, sb.mean, sb.stddev,
+				 20, &t, &df), 0);
+	CHECK_NEAR(t, -2.22551204, 1e-6);
+	CHECK_NEAR(df, 24.5246349, 1e-5);
+	CHECK(fabs(t) > stats_t_crit95(df));
+
+	/* Too few values for a variance. */
+	t = df = 99;
+	CHECK_EQ_INT(stats_welch(1, 1, 1, 2, 1, 5, &t, &df), EDOM);
+	CHECK_NEAR(t, 0, 0);
+	CHECK_NEAR(df, 0, 0);
+	CHECK_EQ_INT(stats_welch(1, 1, 5, 2, 1, 0, &t, &df), EDOM);
+
+	/* No spread at all: any difference is infinitely significant. */
+	CHECK_EQ_INT(stats_welch(5, 0, 3, 3, 0, 4, &t, &df), 0);
+	CHECK(isinf(t) && t > 0);
+	CHECK_NEAR(df, 5, 0);
+	CHECK_EQ_INT(stats_welch(3, 0, 3, 5, 0, 4, &t, &df), 0);
+	CHECK(isinf(t) && t < 0);
+	CHECK_EQ_INT(stats_welch(4, 0, 3, 4, 0, 4, &t, &df), 0);
+	CHECK_NEAR(t, 0, 0);
+	/* One side constant: df is the other side's n - 1. */
+	CHECK_EQ_INT(stats_welch(10, 2, 5, 7, 0, 10, &t, &df), 0);
+	CHECK_NEAR(df, 4, 1e-12);
+	CHECK_NEAR(t, 3 / sqrt(0.8), 1e-12);
+}
+
 int main(void)
 {
 	RUN_TEST(test_summarize_empty);
@@ -380,6 +583,12 @@ int main(void)
 	RUN_TEST(test_summarize_negative);
 	RUN_TEST(test_summarize_all_equal);
 	RUN_TEST(test_jti);
+	RUN_TEST(test_t_crit95);
+	RUN_TEST(test_ci95);
+	RUN_TEST(test_cov);
+	RUN_TEST(test_jain);
+	RUN_TEST(test_percentile);
+	RUN_TEST(test_welch);
 	RUN_TEST(test_collector_level);
 	RUN_TEST(test_collector_empty_window);
 	RUN_TEST(test_arena_snapshot);

@@ -1,0 +1,53 @@
+# tests/measure.sh: latency, intervals, repeats, system view, fairness, pinning and threads mode in result.json.
+. "$(dirname "$0")/lib.sh"
+
+expect_status 0 run_aimsweep run --levels 1,2 -t 2 -w 0.5 -r 2 --interval 0.5 \
+	--cpus 0 -d "$scratch" -o "$out" syscall-mix
+json=$(latest_result)
+jq_check "$json" '.params.repeat == 2 and .params.interval_s == 0.5 and .params.cpus == [0]' "params"
+jq_check "$json" '.params.latency_sampling.timer_ns > 0' "timer cost recorded"
+# Repeats: each level ran twice and reports the spread.
+jq_check "$json" '[.levels[] | .repeats.n == 2 and (.repeats.runs_jobs_per_min | length) == 2] | all' "two repeats per level"
+jq_check "$json" '[.levels[] | .repeats.jobs_per_min | .min <= .mean and .mean <= .max and .ci95_low <= .mean and .mean <= .ci95_high and .stddev >= 0] | all' "repeat statistics"
+jq_check "$json" '[.levels[] | .jobs_per_min as $j | .repeats.runs_jobs_per_min | index($j) != null] | all' "the level is one of its repeats"
+# Intervals: about runtime / interval of them, each measured, not assumed.
+jq_check "$json" '[.levels[] | (.intervals | length) >= 3 and (.intervals | length) <= 5] | all' "interval count"
+jq_check "$json" '[.levels[].intervals[] | .elapsed_s > 0.3 and .elapsed_s < 0.8 and .jobs_per_min > 0] | all' "interval samples"
+jq_check "$json" '[.levels[] | .interval_stddev >= 0 and .interval_cov >= 0] | all' "interval spread"
+# Latency of every job, ordered percentiles inside [min, max].
+jq_check "$json" '[.levels[].jobs[].latency_ns | .samples > 0 and .min <= .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max and .mean >= .min and .mean <= .max and .sample_every_min >= 1] | all' "latency percentiles"
+# The machine: the CPU split adds up to 100%, the run queue was sampled.
+jq_check "$json" '[.levels[].cpu | [.user_pct, .nice_pct, .sys_pct, .idle_pct, .iowait_pct, .irq_pct, .softirq_pct, .steal_pct] | add | . > 99.9 and . < 100.1] | all' "cpu split"
+jq_check "$json" '[.levels[] | .cpu.context_switches >= 0 and .run_queue.max >= .run_queue.min] | all' "context switches and run queue"
+# Fairness and scaling.
+jq_check "$json" '[.levels[] | .per_user_jobs_per_min | .min <= .p10 and .p10 <= .median and .median <= .p90 and .p90 <= .max and .cov >= 0] | all' "per-user spread"
+jq_check "$json" '[.levels[] | .jain > 0 and .jain <= 1] | all' "jain index"
+jq_check "$json" '.levels[0].efficiency == 1 and .levels[1].efficiency > 0' "efficiency"
+jq_check "$json" '.summary.knee_threshold == 0.8' "knee threshold"
+# Pinning, read back inside every user.
+jq_check "$json" '[.levels[] | .users_pinned == .users] | all' "every user pinned"
+
+# Threads mode: the same job mix, users as threads of one process.
+expect_status 0 run_aimsweep run --levels 1,3 -t 1 -w 0.2 --mode thread \
+	-d "$scratch" -o "$out" syscall-mix
+json=$(latest_result)
+jq_check "$json" '.params.mode == "thread" and .status == "complete"' "thread mode run"
+jq_check "$json" '[.levels[].jobs[] | .ops > 0 and .errors == 0] | all' "thread mode jobs ran"
+# A crashing thread takes its process down: the level fails, the next
+# level gets a new process.
+printf '1 getppid\n' >"$test_dir/wf"
+AIMSWEEP_TEST_FAULT=crash:1:0.2 expect_status 1 run_aimsweep run \
+	--levels 2,1 -t 1 -w 0.5 --mode thread -d "$scratch" -o "$out" \
+	"$test_dir/wf"
+json=$(latest_result)
+jq_check "$json" '[.levels[].status] == ["failed", "ok"]' "thread crash fails its level only"
+jq_check "$json" '.levels[0].reason | test("process of the user threads .*SIGSEGV")' "thread crash reason"
+
+# --stop-at-crossover ends the ramp at the first level below it.
+expect_status 0 run_aimsweep run --levels 1,2,3 -t 0.5 -w 0.2 \
+	--stop-at-crossover 1e15 -d "$scratch" -o "$out" "$test_dir/wf"
+json=$(latest_result)
+jq_check "$json" '(.levels | length) == 1 and .summary.crossover_users == 1' "crossover stops the ramp"
+check_no_processes
+check_scratch_empty
+pass
