@@ -580,7 +580,8 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 		report_text_summary(stdout, &s.result);
 	else
 		print_format(&s);
-	if (!p->no_plot && s.result.n_levels)
+	/* An interrupted run ends now: whoever stopped it is waiting. */
+	if (!p->no_plot && s.result.n_levels && !run_interrupted)
 		draw_plots(&s);
 	if (run_interrupted)
 		msg_error("interrupted by SIG%s: kept %zu finished levels in %s",

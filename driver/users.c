@@ -833,7 +833,9 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 		pool->pids[u] = pid;
 		pool->alive++;
 	}
-	lr->users = users;
+	/* A level whose users could not all be started runs nobody: no one
+	 * is waited for at the gate or at the end. */
+	lr->users = rc ? 0 : users;
 	__atomic_store_n(&hdr->ready, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&hdr->parked, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&hdr->active_users, rc ? 0 : users, __ATOMIC_RELAXED);

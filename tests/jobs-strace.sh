@@ -15,7 +15,7 @@ jobs=$(run_aimsweep list jobs | awk '/^  [a-z]/ { print $1 }')
 for job in $jobs; do
 	printf '1 %s\n' "$job" >"$test_dir/$job"
 	strace -f -c -o "$test_dir/$job.strace" env AIMSWEEP_TEST_TAG="$tag" \
-		"$AIMSWEEP" run --levels 1 -t 0.5 -w 0 -d "$scratch" -o "$out" \
+		"$AIMSWEEP" run --no-plot --levels 1 -t 0.5 -w 0 -d "$scratch" -o "$out" \
 		"$test_dir/$job" >/dev/null 2>"$test_dir/stderr" ||
 		fail "$job: run under strace failed: $(cat "$test_dir/stderr")"
 	json=$(latest_result)

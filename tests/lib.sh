@@ -49,8 +49,19 @@ need() {
 }
 
 # aimsweep with this test's tag in its environment; only it and what it
-# starts carry the tag, never the test's own shells.
+# starts carry the tag, never the test's own shells. `run` gets --no-plot:
+# drawing takes a second or two per run and most tests look at the JSON;
+# a test that wants the plot calls run_aimsweep_plot.
 run_aimsweep() {
+	if [ "${1:-}" = run ]; then
+		shift
+		env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot "$@"
+	else
+		env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" "$@"
+	fi
+}
+
+run_aimsweep_plot() {
 	env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" "$@"
 }
 

@@ -4,8 +4,8 @@
 # The field-by-field check that the sweep tests share.
 . "$(dirname "$0")/check-result.sh"
 
-expect_status 0 run_aimsweep run --levels 1,2 -t 1 -w 0.5 -d "$scratch" \
-	-o "$out" --seed 42 syscall-mix
+expect_status 0 run_aimsweep_plot run --levels 1,2 -t 1 -w 0.5 \
+	-d "$scratch" -o "$out" --seed 42 syscall-mix
 json=$(latest_result)
 [ -f "$json" ] || fail "no result.json in $out"
 check_ok_result "$json" syscall-mix "1,2" per-user \
@@ -15,6 +15,18 @@ check_ok_result "$json" syscall-mix "1,2" per-user \
 grep -q 'workfile syscall-mix' "$test_dir/stdout" || fail "no header"
 rows=$(grep -cE '^ +[0-9]+ +[0-9.]+ ' "$test_dir/stdout")
 [ "$rows" = 2 ] || fail "$rows table rows, want 2"
+
+# The run draws its plot beside result.json where gnuplot is installed.
+dir=$(dirname "$json")
+if command -v gnuplot >/dev/null 2>&1; then
+	[ -s "$dir/plot.svg" ] && grep -q '<svg' "$dir/plot.svg" ||
+		fail "no plot.svg beside result.json"
+	[ "$(head -c 4 "$dir/plot.png" | od -An -c | tr -d ' ')" = '211PNG' ] ||
+		fail "no plot.png beside result.json"
+else
+	grep -q 'gnuplot is not installed' "$test_dir/stderr" ||
+		fail "no word that gnuplot is missing"
+fi
 
 check_no_processes
 check_scratch_empty
