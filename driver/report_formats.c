@@ -251,11 +251,11 @@ static void print_csv(FILE *f, const cJSON *root)
 }
 
 /*
- * The standard deviation of the users' jobs/min. result.json has no
- * per_user_jobs_per_min.stddev yet, so unless it does, it is recovered
- * from jti = 100 * (1 - stddev / mean) with mean = jobs_per_min_per_user
- * (the mean of the users' jobs/min). jti is clamped at 0, so where the
- * spread exceeded the mean this gives the mean, a lower bound.
+ * The standard deviation of the users' jobs/min: per_user_jobs_per_min.
+ * stddev, or, in results written before it existed, recovered from jti =
+ * 100 * (1 - stddev / mean) with mean = jobs_per_min_per_user. jti is
+ * clamped at 0, so where the spread exceeded the mean this gives the
+ * mean, a lower bound.
  */
 static double user_stddev(const cJSON *level)
 {
@@ -405,7 +405,7 @@ void report_usage(FILE *f)
 		"           reason, quoted as RFC 4180 says; lines end in LF\n"
 		"  aim7     reaim's table: Num Forked (users), Parent Time\n"
 		"           (window_s), Child SysTime and Child UTime (the users'\n"
-		"           rusage, fork to exit), Jobs per Minute, Jobs/min/Child,\n"
+		"           rusage over the level), Jobs per Minute, Jobs/min/Child,\n"
 		"           Std_dev (of the users' jobs/min; from jti when the file\n"
 		"           has no per_user_jobs_per_min.stddev), Percent (of the\n"
 		"           highest jobs/min), JTI; then \"Max Jobs per Minute N\".\n"

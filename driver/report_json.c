@@ -126,7 +126,9 @@ static void add_params(struct builder *b, cJSON *root,
 
 		add_num(b, lp, "seconds", p->lock_profile_s);
 		add_num(b, lp, "top", p->lock_profile_top);
-		add_num(b, lp, "keep_profiles", p->keep_profiles);
+		if (!cJSON_AddBoolToObject(lp, "keep_profiles",
+					   p->keep_profiles))
+			b->failed = 1;
 	}
 	if (p->hook_cmd)
 		add_str(b, o, "hook", p->hook_cmd);

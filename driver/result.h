@@ -38,7 +38,8 @@ struct job_result {
 	double ops_per_sec;
 };
 
-/* Sums over the level's users, from fork to exit (wait4()). */
+/* Sums over the level's users, of what each used from just before the
+ * gate to parking (its own getrusage()). */
 struct rusage_sum {
 	double utime_s;
 	double stime_s;
