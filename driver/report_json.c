@@ -156,7 +156,7 @@ static void add_params(struct builder *b, cJSON *root,
 
 		add_str(b, ls, "rule", "each user times one op in N per job, N the smallest power of two (1 to 1024) for which two clock reads cost at most budget_pct of N ops, re-chosen after every timed op; only ops that end inside the window are recorded");
 		add_num(b, ls, "timer_ns", (double)p->timer_ns);
-		add_num(b, ls, "budget_pct", 1);
+		add_num(b, ls, "budget_pct", 0.5);
 	}
 }
 
