@@ -324,9 +324,10 @@ stop:
 		capture_abort(&cap);
 	else
 		capture_finish(&cap, level);
-	/* Parked users have removed their files; this catches what users
-	 * that died left. */
-	for (size_t i = 0; i < s->n_scratch; i++)
+	/* Parked users have removed their files (and keep their own
+	 * directories for the next level); only a level in which users died
+	 * can have left something. */
+	for (size_t i = 0; level->status != LEVEL_OK && i < s->n_scratch; i++)
 		if (scratch_clear(&s->scratch[i]))
 			msg_warn("could not empty %s after the level",
 				 s->scratch[i].dir);

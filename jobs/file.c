@@ -12,8 +12,9 @@
 
 #include "jobs/catalog.h"
 
-/* Files a creat user keeps at most; bounds disk and inode use. */
-#define CREAT_KEEP 16
+/* Files a creat user keeps at most; bounds disk and inode use, and what a
+ * user must unlink when its level ends. */
+#define CREAT_KEEP 4
 
 /* Use the creat and unlink syscalls themselves where the ABI has them, so
  * that what strace shows is what the job name says. */
@@ -235,7 +236,7 @@ const struct job job_creat = {
 	.syscalls = (const struct job_syscall[]){
 		{ "creat", 1 }, { "close", 1 }, { "unlink", 1 }, { NULL, 0 } },
 	.setup = "closes the previous op's descriptor; unlinks the oldest of "
-		 "the user's 16 newest files",
+		 "the user's 4 newest files",
 	.init = creat_init,
 	.prepare = creat_prepare,
 	.run = creat_run,
