@@ -36,6 +36,7 @@ struct user_entry {
 	struct hist *hist;	/* NULL without latency */
 	uint32_t sample_every;	/* time one op in this many */
 	uint32_t countdown;	/* ops until the next timed one */
+	unsigned int streak;	/* failed ops in a row */
 	bool ready;		/* init() succeeded */
 };
 
@@ -177,9 +178,10 @@ static uint16_t *user_schedule(const struct mix *mix,
 	return order;
 }
 
-/* Errors in a row, with no op succeeding in between, after which a user
- * gives up: a job that can only fail (a full disk, no descriptors left)
- * must not turn the level into a silent busy loop of failures. */
+/* Failed ops of one job in a row after which its user gives up: a job
+ * that can only fail (a full disk, no descriptors left) must not turn the
+ * level into a silent busy loop of failures, even while other jobs of
+ * the mix still succeed. */
 #define ERROR_STREAK_MAX 1000
 
 /*
@@ -193,7 +195,6 @@ static struct user_entry *user_loop(const struct arena_header *hdr,
 				    const uint16_t *order, size_t len,
 				    uint64_t timer_ns)
 {
-	unsigned int streak = 0;
 	size_t i = 0;
 
 	while (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != gen) {
@@ -212,12 +213,12 @@ static struct user_entry *user_loop(const struct arena_header *hdr,
 		}
 		if (!rc) {
 			__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
-			streak = 0;
+			ue->streak = 0;
 		} else {
 			c->last_errno = rc;
 			__atomic_store_n(&c->errors, c->errors + 1,
 					 __ATOMIC_RELAXED);
-			if (++streak == ERROR_STREAK_MAX)
+			if (++ue->streak == ERROR_STREAK_MAX)
 				return ue;
 		}
 		if (++i == len)
@@ -343,6 +344,7 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		entries[e].job = job;
 		entries[e].counters = &slot->counters[e];
 		entries[e].ready = false;
+		entries[e].streak = 0;
 		entries[e].hist = NULL;
 		if (pool->params->latency) {
 			entries[e].hist = arena_hist(pool->arena, slot, e);
@@ -907,6 +909,7 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 	uint64_t deadline = now_ns() + (uint64_t)(grace_s * NSEC_PER_SEC);
 	unsigned int gone;
 	uint32_t seen;
+	bool cut = false;
 	int status;
 
 	for (;;) {
@@ -918,6 +921,15 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 			gone += !pool->pids[u];
 		if (seen + gone >= lr->users || now_ns() >= deadline)
 			break;
+		/* A signal cuts the grace short: the level is dropped anyway,
+		 * and the driver must exit promptly. */
+		if (run_interrupted && !cut) {
+			uint64_t soon = now_ns() + NSEC_PER_SEC;
+
+			if (soon < deadline)
+				deadline = soon;
+			cut = true;
+		}
 		gate_wait_change(parked, seen, 10 * 1000 * 1000);
 	}
 	/* Whoever has neither parked nor exited by now is stuck. */

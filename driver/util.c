@@ -36,6 +36,9 @@ bool sleep_until_ns(uint64_t deadline_ns, const volatile int *stop_flag)
 }
 
 static void msg_emit(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void msg_emit(const char *prefix, const char *fmt, va_list ap)
 {
 	char buf[1024];
 

@@ -32,6 +32,11 @@ static int parse_error(struct parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	/* The message quotes workfile text: a control character in it must
+	 * not reach the terminal (an escape sequence could rewrite it). */
+	for (char *c = what; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	if (p->line)
 		snprintf(p->err, p->errlen, "%s:%u: %s", p->path, p->line, what);
 	else

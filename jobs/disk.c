@@ -162,11 +162,20 @@ static int disk_create(struct disk_state *st, const char *path, int flags,
 		memcpy(st->buf + i, &word, sizeof(word));
 	}
 	for (unsigned long i = 0; i < st->nblocks; i++) {
+		size_t len = block_len(st, i), done = 0;
+
 		memcpy(st->buf, &i, sizeof(i));
-		n = write(fd, st->buf, block_len(st, i));
-		if (n != (ssize_t)block_len(st, i)) {
-			err = disk_io_error(n);
-			goto fail;
+		/* A short write (a nearly full disk) is retried, so that the
+		 * error reported is the real one, ENOSPC, not a guess. */
+		while (done < len) {
+			n = write(fd, st->buf + done, len - done);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				err = disk_io_error(n);
+				goto fail;
+			}
+			done += (size_t)n;
 		}
 	}
 	if (fdatasync(fd)) {
