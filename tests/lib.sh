@@ -67,13 +67,9 @@ run_aimsweep_plot() {
 
 # Processes that carry this test's tag: the driver, its users and theirs.
 tagged_pids() {
-	for env in /proc/[0-9]*/environ; do
-		pid=${env#/proc/}
-		pid=${pid%/environ}
-		if grep -qszx "AIMSWEEP_TEST_TAG=$tag" "$env"; then
-			echo "$pid"
-		fi
-	done
+	# One grep over every environment: fast even with a thousand users.
+	grep -lsxz "AIMSWEEP_TEST_TAG=$tag" /proc/[0-9]*/environ |
+		sed 's|^/proc/\([0-9]*\)/environ$|\1|'
 }
 
 check_no_processes() {

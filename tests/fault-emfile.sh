@@ -1,0 +1,51 @@
+# tests/fault-emfile.sh: running out of file descriptors shows up as EMFILE in the result, never as a hang.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fault-lib.sh"
+need prlimit
+need timeout
+
+# Each job holds descriptors across ops (a pipe, a socket pair) and creat
+# opens one more per op. With the limit near what the driver and a user
+# need, some limits make a job's init fail and others make ops fail; the
+# exact numbers depend on the descriptors this shell inherited, so scan.
+printf '1 creat\n1 pipe_cpy\n1 stream_pipe\n' >"$test_dir/wf"
+seen_counted=0
+seen_failed=0
+for n in 5 6 7 8 9 10 12 16; do
+	rm -rf "$out"/*
+	env AIMSWEEP_TEST_TAG="$tag" timeout -s KILL 60 prlimit --nofile="$n:$n" \
+		"$AIMSWEEP" run --no-plot --levels 1 -t 0.5 -w 0.1 \
+		-d "$scratch" -o "$out" "$test_dir/wf" \
+		>"$test_dir/stdout" 2>"$test_dir/stderr"
+	got=$?
+	[ "$got" != 137 ] || fail "nofile $n: still running after 60 s"
+	check_scratch_empty
+	if [ "$got" = 2 ]; then
+		# Too few for the driver itself: refused with the errno text.
+		expect_stderr "Too many open files"
+		[ -z "$(ls -A "$out")" ] || fail "nofile $n: refused run wrote results"
+		continue
+	fi
+	json=$(latest_result)
+	check_valid_result "$json"
+	# Exit status 1 exactly when a level failed.
+	if jq -e '[.levels[].status == "ok"] | all' "$json" >/dev/null; then
+		[ "$got" = 0 ] || fail "nofile $n: exit status $got with every level ok"
+	else
+		[ "$got" = 1 ] || fail "nofile $n: exit status $got with a failed level"
+	fi
+	# Every failure names its cause.
+	jq_check "$json" '[.levels[] | select(.status == "failed") | .reason | test("Too many open files|EMFILE")] | all' "nofile $n: failed levels name EMFILE"
+	jq_check "$json" '[.levels[] | select(.status == "ok") | .jobs[] | select(.errors > 0) | .last_errno == "EMFILE"] | all' "nofile $n: errors are EMFILE"
+	if jq -e '[.levels[] | select(.status == "ok") | .jobs[] | select(.errors > 0)] | length > 0' "$json" >/dev/null; then
+		seen_counted=1
+	fi
+	if jq -e '[.levels[] | select(.status == "failed")] | length > 0' "$json" >/dev/null; then
+		seen_failed=1
+	fi
+done
+# A process left by any of the runs would still be here.
+check_no_processes
+[ "$seen_failed" = 1 ] || fail "no limit made a job's init fail with EMFILE"
+[ "$seen_counted" = 1 ] || fail "no limit made ops fail with EMFILE (counted as errors)"
+pass

@@ -1,0 +1,117 @@
+# tests/fault-kill.sh: a driver killed with SIGKILL takes its users with it, and the next run clears its scratch.
+. "$(dirname "$0")/lib.sh"
+need pgrep
+
+printf '1 getppid\n1 creat\n' >"$test_dir/wf"
+
+# The users are the driver's children. (tagged_pids would find them too,
+# but it reads every process's environment with one grep each, which can
+# take seconds while the users keep both CPUs busy.)
+users_of() {
+	pgrep -P "$1"
+}
+
+env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 1,2,4 -t 4 \
+	-w 0.5 -d "$scratch" -o "$out" "$test_dir/wf" \
+	>"$test_dir/stdout" 2>"$test_dir/stderr" &
+driver=$!
+for i in $(seq 1 200); do
+	json=$(latest_result)
+	if [ -n "$json" ] && [ -f "$json" ] &&
+	    [ "$(jq '.levels | length' "$json" 2>/dev/null)" = 2 ]; then
+		break
+	fi
+	sleep 0.1
+done
+[ "$(jq '.levels | length' "$json")" = 2 ] || fail "never saw 2 levels"
+# Into the 4-user level's window: all four users are running.
+sleep 1.5
+users=$(users_of "$driver")
+[ "$(echo "$users" | wc -w)" -ge 4 ] ||
+	fail "expected at least 4 users running, saw: $users"
+kill -KILL "$driver"
+# (The braces keep the shell's "Killed" notice out of the log.)
+{ wait "$driver"; } 2>/dev/null
+got=$?
+[ "$got" = 137 ] || fail "driver exit status $got, want 137 (SIGKILL)"
+# PR_SET_PDEATHSIG: the users die with the driver, at once. A zombie
+# waiting for init to reap it counts as gone.
+alive() {
+	local p
+	for p in $users; do
+		[ -r "/proc/$p/stat" ] && ! grep -q '^[0-9]* (.*) Z' "/proc/$p/stat" \
+			2>/dev/null && echo "$p"
+	done
+}
+for i in $(seq 1 10); do
+	left=$(alive)
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+[ -z "$left" ] || fail "users still running 1 s after the driver was killed: $left"
+check_no_processes
+
+# What a killed driver cannot clean: its scratch directory, with the
+# owner file naming it. The results it had written stay valid.
+stale=$(ls -A "$scratch")
+[ "$(echo "$stale" | wc -l)" = 1 ] && case $stale in aimsweep.??????) ;; *) false ;; esac ||
+	fail "expected one stale aimsweep.XXXXXX directory, got: $stale"
+[ "$(cat "$scratch/$stale/.aimsweep-owner")" = "$driver" ] ||
+	fail "owner file does not name the killed driver $driver"
+jq_check "$json" '.status == "running"' "status of a killed run"
+jq_check "$json" '[.levels[].users] == [1, 2]' "the levels finished before the kill"
+jq_check "$json" '[.levels[].status] == ["ok", "ok"]' "finished levels ok"
+jq_check "$json" '[.levels[].jobs_per_min > 0] | all' "finished levels have numbers"
+
+# Beside it, directories the next run must leave alone: one with no
+# owner file (a run that is just starting), one whose owner file is not
+# a pid; and one whose owner pid is alive but not aimsweep (a reused pid),
+# which is stale too.
+mkdir -m 700 "$scratch/aimsweep.noownr" "$scratch/aimsweep.badown" \
+	"$scratch/aimsweep.reused"
+echo "not a pid" >"$scratch/aimsweep.badown/.aimsweep-owner"
+sleep 30 &
+sleeper=$!
+echo "$sleeper" >"$scratch/aimsweep.reused/.aimsweep-owner"
+touch "$scratch/aimsweep.reused/file"
+
+rm -rf "$out"/*
+expect_status 0 run_aimsweep run --levels 1 -t 0.5 -w 0 -d "$scratch" \
+	-o "$out" "$test_dir/wf"
+kill "$sleeper"
+wait "$sleeper" 2>/dev/null
+expect_stderr "removed stale scratch directory $scratch/$stale (its run was killed)"
+expect_stderr "removed stale scratch directory $scratch/aimsweep.reused"
+[ ! -e "$scratch/$stale" ] || fail "stale $stale not removed"
+[ ! -e "$scratch/aimsweep.reused" ] || fail "aimsweep.reused (owner pid not aimsweep) not removed"
+[ -d "$scratch/aimsweep.noownr" ] || fail "aimsweep.noownr (no owner file) was removed"
+[ -f "$scratch/aimsweep.badown/.aimsweep-owner" ] ||
+	fail "aimsweep.badown (unreadable owner) was removed"
+grep -q "noownr\|badown" "$test_dir/stderr" &&
+	fail "a directory that is not stale was reported: $(cat "$test_dir/stderr")"
+jq_check "$(latest_result)" '.status == "complete"' "the next run completes"
+rm -rf "$scratch/aimsweep.noownr" "$scratch/aimsweep.badown"
+check_scratch_empty
+
+# Two runs sharing -d: neither takes the other's live directory for a
+# stale one.
+rm -rf "$out"/*
+env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 2,2 -t 1 \
+	-w 0.2 -d "$scratch" -o "$out/a" "$test_dir/wf" \
+	>/dev/null 2>"$test_dir/a.err" &
+a=$!
+sleep 0.5
+env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 2,2 -t 1 \
+	-w 0.2 -d "$scratch" -o "$out/b" "$test_dir/wf" \
+	>/dev/null 2>"$test_dir/b.err" &
+b=$!
+wait "$a" || fail "first of two concurrent runs failed: $(cat "$test_dir/a.err")"
+wait "$b" || fail "second of two concurrent runs failed: $(cat "$test_dir/b.err")"
+grep -q stale "$test_dir/a.err" "$test_dir/b.err" &&
+	fail "a concurrent run's directory was taken for stale"
+for run in a b; do
+	jq_check "$(ls "$out/$run"/*/result.json)" '.status == "complete" and ([.levels[].status] == ["ok", "ok"])' "concurrent run $run"
+done
+check_no_processes
+check_scratch_empty
+pass

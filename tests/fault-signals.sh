@@ -1,0 +1,93 @@
+# tests/fault-signals.sh: SIGINT, SIGTERM and SIGHUP during warm-up and during the grace wait end the run cleanly.
+#
+# interrupt.sh covers a signal in the middle of a measured window; this
+# covers the two other moments a driver can be in: the warm-up after the
+# start gate, and the wait for users to park after the window, when one
+# of them is stuck.
+. "$(dirname "$0")/lib.sh"
+
+printf '1 getppid\n1 creat\n' >"$test_dir/wf"
+
+# wait_levels N: waits until the newest result.json holds N levels.
+wait_levels() {
+	local i
+	for i in $(seq 1 300); do
+		json=$(latest_result)
+		if [ -n "$json" ] && [ -f "$json" ] &&
+		    [ "$(jq '.levels | length' "$json" 2>/dev/null)" = "$1" ]; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "never saw $1 finished levels"
+}
+
+# interrupt_at WHAT SIG STATUS DONE DELAY WANT_USERS [options...]: starts a
+# run, waits until DONE levels are written, then DELAY more seconds, sends
+# SIG and checks the run ends within 2 s with STATUS, keeping exactly the
+# levels WANT_USERS (a jq array), with nothing left behind.
+interrupt_at() {
+	local what=$1 sig=$2 want=$3 done=$4 delay=$5 users=$6 driver got start
+	shift 6
+	rm -rf "$out"/*
+	# Not through a shell function: $! must be the driver itself. (Not
+	# $pid: tagged_pids sets that.)
+	env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot -d "$scratch" \
+		-o "$out" "$@" "$test_dir/wf" >"$test_dir/stdout" 2>"$test_dir/stderr" &
+	driver=$!
+	if [ "$done" = 0 ]; then
+		# No level is on disk yet: the header written before the first
+		# level says the driver is past its checks.
+		for i in $(seq 1 100); do
+			json=$(latest_result)
+			[ -n "$json" ] && [ -f "$json" ] && break
+			sleep 0.05
+		done
+	else
+		wait_levels "$done"
+	fi
+	sleep "$delay"
+	kill -0 "$driver" 2>/dev/null || fail "$what $sig: the run ended before the signal"
+	start=$(date +%s%N)
+	kill -"$sig" "$driver"
+	wait "$driver"
+	got=$?
+	elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+	[ "$got" = "$want" ] || {
+		cat "$test_dir/stderr" >&2
+		fail "$what $sig: exit status $got, want $want"
+	}
+	[ "$elapsed_ms" -lt 2000 ] ||
+		fail "$what $sig: took $elapsed_ms ms to exit, want under 2000"
+	echo "$what SIG$sig: exit after $elapsed_ms ms"
+	json=$(latest_result)
+	jq_check "$json" '.status == "interrupted"' "$what $sig: status"
+	jq_check "$json" ".interrupted_by == \"SIG$sig\"" "$what $sig: interrupted_by"
+	jq_check "$json" "[.levels[].users] == $users" "$what $sig: exactly the finished levels"
+	jq_check "$json" '[.levels[].status | . == "ok"] | all' "$what $sig: finished levels ok"
+	grep -q "interrupted by SIG$sig: kept $(echo "$users" | jq length) finished levels" \
+		"$test_dir/stderr" || {
+		cat "$test_dir/stderr" >&2
+		fail "$what $sig: no message"
+	}
+	check_no_processes
+	check_scratch_empty
+}
+
+for sig_status in INT:130 TERM:143 HUP:129; do
+	sig=${sig_status%:*}
+	status=${sig_status#*:}
+	# One second into a 3 s warm-up of the second level.
+	interrupt_at warm-up "$sig" "$status" 1 1 '[1]' \
+		--levels 1,2,3 -t 1 -w 3
+	# The same in the first level: no level finished, an empty list.
+	# (The path does not depend on the signal: once is enough.)
+	[ "$sig" = INT ] && interrupt_at first-warm-up "$sig" "$status" 0 1 \
+		'[]' --levels 2,3 -t 1 -w 3
+	# User 1 ignores the stop, so after the 2-user level's window
+	# (0.5 s warm-up + 1 s) the driver waits up to --grace 5 s for it:
+	# the signal lands about 1 s into that wait, and must cut it short.
+	AIMSWEEP_TEST_FAULT=hang:1 interrupt_at grace-wait "$sig" "$status" \
+		1 2.5 '[1]' --levels 1,2,3 -t 1 -w 0.5 --grace 5
+done
+pass
