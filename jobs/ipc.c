@@ -40,7 +40,6 @@ struct chan_state {
 static struct chan_state *chan_alloc(const struct job_ctx *ctx, bool stream)
 {
 	struct chan_state *st = malloc(sizeof(*st));
-	uint64_t x;
 
 	if (!st)
 		return NULL;
@@ -49,13 +48,7 @@ static struct chan_state *chan_alloc(const struct job_ctx *ctx, bool stream)
 	st->stream = stream;
 	st->seq = ctx->seed;
 	/* Content the compiler cannot know, so that the copies are real. */
-	x = ctx->seed | 1;
-	for (size_t i = 0; i < sizeof(st->wbuf); i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		st->wbuf[i] = (unsigned char)x;
-	}
+	job_fill_random(st->wbuf, sizeof(st->wbuf), ctx->seed);
 	return st;
 }
 

@@ -51,3 +51,16 @@ int job_register_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
 	}
 	return ENOSPC;
 }
+
+void job_fill_random(void *buf, size_t len, uint64_t seed)
+{
+	unsigned char *p = buf;
+	uint64_t x = seed | 1;
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		p[i] = (unsigned char)x;
+	}
+}

@@ -15,15 +15,7 @@ env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 1,2,4 -t 4 \
 	-w 0.5 -d "$scratch" -o "$out" "$test_dir/wf" \
 	>"$test_dir/stdout" 2>"$test_dir/stderr" &
 driver=$!
-for i in $(seq 1 200); do
-	json=$(latest_result)
-	if [ -n "$json" ] && [ -f "$json" ] &&
-	    [ "$(jq '.levels | length' "$json" 2>/dev/null)" = 2 ]; then
-		break
-	fi
-	sleep 0.1
-done
-[ "$(jq '.levels | length' "$json")" = 2 ] || fail "never saw 2 levels"
+wait_for_levels 2
 # Into the 4-user level's window: all four users are running.
 sleep 1.5
 users=$(users_of "$driver")

@@ -66,21 +66,6 @@ as_nobody() {
 	env AIMSWEEP_TEST_TAG="$tag" $nobody "$@"
 }
 
-# wait_for_levels JSON_DIR N: waits up to 30 s until the newest
-# result.json under JSON_DIR holds N levels; sets $json.
-wait_for_levels() {
-	local i
-	for i in $(seq 1 300); do
-		json=$(ls -td "$1"/*/ 2>/dev/null | head -n 1 | sed 's|/$|/result.json|')
-		if [ -n "$json" ] && [ -f "$json" ] &&
-		    [ "$(jq '.levels | length' "$json" 2>/dev/null)" = "$2" ]; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "never saw $2 finished levels in $1"
-}
-
 # check_valid_result JSON: the file is complete, valid JSON of our schema.
 check_valid_result() {
 	jq -e '.schema_version == 1 and (.levels | type == "array")' "$1" \

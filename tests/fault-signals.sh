@@ -8,20 +8,6 @@
 
 printf '1 getppid\n1 creat\n' >"$test_dir/wf"
 
-# wait_levels N: waits until the newest result.json holds N levels.
-wait_levels() {
-	local i
-	for i in $(seq 1 300); do
-		json=$(latest_result)
-		if [ -n "$json" ] && [ -f "$json" ] &&
-		    [ "$(jq '.levels | length' "$json" 2>/dev/null)" = "$1" ]; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "never saw $1 finished levels"
-}
-
 # interrupt_at WHAT SIG STATUS DONE DELAY WANT_USERS [options...]: starts a
 # run, waits until DONE levels are written, then DELAY more seconds, sends
 # SIG and checks the run ends within 2 s with STATUS, keeping exactly the
@@ -44,7 +30,7 @@ interrupt_at() {
 			sleep 0.05
 		done
 	else
-		wait_levels "$done"
+		wait_for_levels "$done"
 	fi
 	sleep "$delay"
 	kill -0 "$driver" 2>/dev/null || fail "$what $sig: the run ended before the signal"

@@ -15,15 +15,7 @@ interrupt() {
 	pid=$!
 	# Two finished levels are on disk before the third starts; then wait
 	# into its window.
-	for i in $(seq 1 200); do
-		json=$(latest_result)
-		if [ -n "$json" ] && [ -f "$json" ] &&
-		    [ "$(jq '.levels | length' "$json" 2>/dev/null)" = 2 ]; then
-			break
-		fi
-		sleep 0.1
-	done
-	[ "$(jq '.levels | length' "$json")" = 2 ] || fail "$sig: never saw 2 levels"
+	wait_for_levels 2
 	sleep 1.5
 	start=$(date +%s%N)
 	kill -"$sig" "$pid"

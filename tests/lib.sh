@@ -87,6 +87,21 @@ latest_result() {
 	ls -td "$out"/*/ 2>/dev/null | head -n 1 | sed 's|/$|/result.json|'
 }
 
+# wait_for_levels N: waits (30 s at most) until the newest result.json in
+# $out holds N levels; sets $json to it.
+wait_for_levels() {
+	local i
+	for i in $(seq 1 300); do
+		json=$(latest_result)
+		if [ -n "$json" ] && [ -f "$json" ] &&
+		    [ "$(jq '.levels | length' "$json" 2>/dev/null)" = "$1" ]; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "never saw $1 finished levels in $out"
+}
+
 # jq_check FILE FILTER MESSAGE: FILTER must output true.
 jq_check() {
 	v=$(jq -e "$2" "$1" 2>&1) || fail "$3 (jq: $2 gave: $v)"
