@@ -39,8 +39,10 @@ grep -q 'FAILED: .*No space left on device' "$test_dir/stdout" ||
 
 # 2. Out of inodes while running: every creat fails with ENOSPC; the user
 # gives up after a streak of failures instead of spinning for the level.
+# Five inodes: the root, the run directory, its owner file, the user's
+# directory, and one file for creat.
 umount "$disk" || fail "cannot unmount $disk"
-tmpfs_at "$disk" size=512k,nr_inodes=12
+tmpfs_at "$disk" size=512k,nr_inodes=5
 printf '1 creat\n' >"$wf"
 full_run "no inodes" 1 --levels 1,2 -t 1 -w 0.2 -d "$disk" "$wf"
 jq_check "$json" '[.levels[].status] == ["failed", "failed"]' "no inodes: levels failed"
