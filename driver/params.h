@@ -68,6 +68,7 @@ struct run_params {
 	bool no_plot;		/* --no-plot */
 	bool latency;		/* sampled latency histograms (--no-latency) */
 	uint64_t timer_ns;	/* what timing one op costs: two clock reads */
+	const char *driver_sched;	/* the driver's scheduling, for the record */
 	double interval_s;	/* --interval: throughput samples in a window */
 	unsigned int repeat;	/* -r: runs of each level */
 	enum user_mode mode;	/* --mode */

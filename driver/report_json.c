@@ -103,6 +103,8 @@ static void add_params(struct builder *b, cJSON *root,
 	add_num(b, o, "warmup_s", p->warmup_s);
 	add_num(b, o, "grace_s", p->grace_s);
 	add_num(b, o, "interval_s", p->interval_s);
+	if (p->driver_sched)
+		add_str(b, o, "driver_scheduling", p->driver_sched);
 	add_num(b, o, "repeat", p->repeat);
 	add_str(b, o, "mode", p->mode == MODE_THREAD ? "thread" : "process");
 	if (p->n_cpus) {
