@@ -295,6 +295,85 @@ static bool name_known(const char **names, size_t n, const char *name)
 	return false;
 }
 
+/* The value an item of a level's array has for the series `name`, or
+ * NAN when the item is another series' or has none. */
+typedef double (*series_value)(const cJSON *item, const char *name);
+
+static double job_p99_us(const cJSON *job, const char *name)
+{
+	const char *n = json_str(job, "name");
+	double p99 = json_num2(job, "latency_ns", "p99");
+
+	return n && !strcmp(n, name) && isfinite(p99) ? p99 / 1000.0 : NAN;
+}
+
+static const char *lock_name(const cJSON *e);
+static double lock_wait_ns(const cJSON *e);
+
+static double lock_wait_ms(const cJSON *e, const char *name)
+{
+	const char *n = lock_name(e);
+	double w = lock_wait_ns(e);
+
+	return n && !strcmp(n, name) && w >= 0 ? w / 1e6 : NAN;
+}
+
+/*
+ * One line of a per-name panel: for every ok level, the first item of
+ * its `array` that has a value for `name`; a level without one breaks
+ * the line. Writes the data block and the plot clause; nothing when no
+ * level has a value. -1 when out of memory.
+ */
+static int plot_series(struct plot_data *d, const struct plot_result *r,
+		       int dash, int panel, const char *array,
+		       series_value value, const char *name, size_t color,
+		       const char *what_prefix)
+{
+	const cJSON *l, *item;
+	size_t len = 0, nrows = 0, idx;
+	char *rows = NULL, what[96];
+	FILE *f = open_memstream(&rows, &len), *c;
+	bool gap = false;
+
+	if (!f)
+		return -1;
+	cJSON_ArrayForEach(l, result_levels(r->root)) {
+		const cJSON *items = json_arr(level_is_ok(l) ? l : NULL, array);
+		size_t before = nrows;
+
+		cJSON_ArrayForEach(item, items) {
+			double v = value(item, name);
+
+			if (isnan(v))
+				continue;
+			put_gap(f, &gap);
+			fprintf(f, "%.0f", level_users(l));
+			put_dat(f, v);
+			fputc('\n', f);
+			nrows++;
+			break;
+		}
+		if (nrows == before)
+			gap = nrows > 0;
+	}
+	if (fclose(f))
+		return -1;
+	if (!nrows) {
+		free(rows);
+		return 0;
+	}
+	snprintf(what, sizeof(what), "%s %zu", what_prefix, color);
+	idx = put_block(d, r->label, what, rows, len);
+	free(rows);
+	c = clause(&d->panels[panel]);
+	fprintf(c, "dat index %zu using 1:2 with linespoints lc %zu dt %d pt 7 title ",
+		idx, color, dash);
+	gp_quote(c, r->label);
+	fputs(".': '.", c);
+	gp_quote(c, name);
+	return 0;
+}
+
 /* Each job's p99 latency (levels[].jobs[].latency_ns.p99) per ok level,
  * one line per job where the file has it. */
 static int plot_job_p99(struct plot_data *d, const struct plot_result *r,
@@ -316,54 +395,10 @@ static int plot_job_p99(struct plot_data *d, const struct plot_result *r,
 				names[n_names++] = name;
 		}
 	}
-	for (size_t i = 0; i < n_names; i++) {
-		size_t len = 0, nrows = 0, idx;
-		char *rows = NULL, what[64];
-		FILE *f = open_memstream(&rows, &len), *c;
-
-		if (!f)
+	for (size_t i = 0; i < n_names; i++)
+		if (plot_series(d, r, dash, PANEL_P99, "jobs", job_p99_us,
+				names[i], i + 1, "users, p99 latency us of job"))
 			return -1;
-		bool gap = false;
-
-		cJSON_ArrayForEach(l, levels) {
-			const cJSON *jobs = json_arr(level_is_ok(l) ? l : NULL,
-						     "jobs");
-			size_t before = nrows;
-
-			cJSON_ArrayForEach(j, jobs) {
-				const char *name = json_str(j, "name");
-				double p99 = json_num2(j, "latency_ns", "p99");
-
-				if (!name || strcmp(name, names[i]) ||
-				    !isfinite(p99))
-					continue;
-				put_gap(f, &gap);
-				fprintf(f, "%.0f", level_users(l));
-				put_dat(f, p99 / 1000.0);
-				fputc('\n', f);
-				nrows++;
-				break;
-			}
-			if (nrows == before)
-				gap = nrows > 0;
-		}
-		if (fclose(f))
-			return -1;
-		if (!nrows) {
-			free(rows);
-			continue;
-		}
-		snprintf(what, sizeof(what), "users, p99 latency us of job %zu",
-			 i + 1);
-		idx = put_block(d, r->label, what, rows, len);
-		free(rows);
-		c = clause(&d->panels[PANEL_P99]);
-		fprintf(c, "dat index %zu using 1:2 with linespoints lc %zu dt %d pt 7 title ",
-			idx, i + 1, dash);
-		gp_quote(c, r->label);
-		fputs(".': '.", c);
-		gp_quote(c, names[i]);
-	}
 	return 0;
 }
 
@@ -440,54 +475,11 @@ static int plot_locks(struct plot_data *d, const struct plot_result *r,
 	qsort(locks, n_locks, sizeof(locks[0]), cmp_lock_total);
 	if (n_locks > PLOT_TOP_LOCKS)
 		n_locks = PLOT_TOP_LOCKS;
-	for (size_t i = 0; i < n_locks; i++) {
-		size_t len = 0, nrows = 0, idx;
-		char *rows = NULL, what[64];
-		FILE *f = open_memstream(&rows, &len), *c;
-
-		if (!f)
+	for (size_t i = 0; i < n_locks; i++)
+		if (plot_series(d, r, dash, PANEL_LOCKS, "lock_contention",
+				lock_wait_ms, locks[i].name, i + 1,
+				"users, wait ms of lock"))
 			return -1;
-		bool gap = false;
-
-		cJSON_ArrayForEach(l, levels) {
-			const cJSON *lc = json_arr(level_is_ok(l) ? l : NULL,
-						   "lock_contention");
-			size_t before = nrows;
-
-			cJSON_ArrayForEach(e, lc) {
-				const char *name = lock_name(e);
-				double w = lock_wait_ns(e);
-
-				if (!name || strcmp(name, locks[i].name) ||
-				    !(w >= 0))
-					continue;
-				put_gap(f, &gap);
-				fprintf(f, "%.0f", level_users(l));
-				put_dat(f, w / 1e6);
-				fputc('\n', f);
-				nrows++;
-				break;
-			}
-			if (nrows == before)
-				gap = nrows > 0;
-		}
-		if (fclose(f))
-			return -1;
-		if (!nrows) {
-			free(rows);
-			continue;
-		}
-		snprintf(what, sizeof(what), "users, wait ms of lock %zu",
-			 i + 1);
-		idx = put_block(d, r->label, what, rows, len);
-		free(rows);
-		c = clause(&d->panels[PANEL_LOCKS]);
-		fprintf(c, "dat index %zu using 1:2 with linespoints lc %zu dt %d pt 7 title ",
-			idx, i + 1, dash);
-		gp_quote(c, r->label);
-		fputs(".': '.", c);
-		gp_quote(c, locks[i].name);
-	}
 	return 0;
 }
 
