@@ -63,10 +63,12 @@ static const struct run_option run_options[] = {
 	{ "runtime", required_argument, 't', "SECONDS",
 	  "measured window per level (default 10)" },
 	{ "warmup", required_argument, 'w', "SECONDS",
-	  "unmeasured time after the start gate opens (default 2)" },
+	  "unmeasured time after the start gate opens; the window also\n"
+	  "waits for every user to be through the gate (default 2)" },
 	{ "grace", required_argument, OPT_GRACE, "SECONDS",
-	  "time users get to finish after the window before they are killed\n"
-	  "and the level fails (default 5)" },
+	  "time users get to finish after the window, counted again from\n"
+	  "each user that finishes, before they are killed and the level\n"
+	  "fails (default 5)" },
 	{ "dir", required_argument, 'd', "DIR",
 	  "scratch directory (default $TMPDIR, else /tmp); a private\n"
 	  "aimsweep.XXXXXX directory is made inside and removed at the end;\n"

@@ -12,6 +12,7 @@
 
 #include "driver/report_json.h"
 #include "driver/stats.h"
+#include "driver/users.h"
 #include "driver/util.h"
 
 /* Every cJSON call can fail for want of memory, and every cJSON_Add*
@@ -158,7 +159,7 @@ static void add_params(struct builder *b, cJSON *root,
 
 		add_str(b, ls, "rule", "each user times one op in N per job, N the smallest power of two (1 to 1024) for which two clock reads cost at most budget_pct of N ops, re-chosen after every timed op; only ops that end inside the window are recorded");
 		add_num(b, ls, "timer_ns", (double)p->timer_ns);
-		add_num(b, ls, "budget_pct", 0.5);
+		add_num(b, ls, "budget_pct", SAMPLE_BUDGET_PERMILLE / 10.0);
 	}
 }
 
@@ -313,7 +314,7 @@ static void add_level(struct builder *b, cJSON *levels,
 		      const struct level_result *l,
 		      const struct run_params *p)
 {
-	cJSON *o = push_obj(b, levels), *pu, *ru, *jobs;
+	cJSON *o = push_obj(b, levels), *pu, *ru, *jobs, *dr;
 
 	add_num(b, o, "users", l->users);
 	add_str(b, o, "status", l->status == LEVEL_OK ? "ok" : "failed");
@@ -325,6 +326,10 @@ static void add_level(struct builder *b, cJSON *levels,
 	}
 	add_num(b, o, "window_s", l->window_s);
 	add_num(b, o, "start_s", l->start_s);
+	add_num(b, o, "release_s", l->release_s);
+	dr = add_obj(b, o, "driver");
+	add_num(b, dr, "cpu_pct", l->driver_cpu_pct);
+	add_num(b, dr, "max_rss_kb", (double)l->driver_max_rss_kb);
 	add_num(b, o, "ops", (double)l->ops);
 	add_num(b, o, "errors", (double)l->errors);
 	add_num(b, o, "jobs_per_min", l->jobs_per_min);

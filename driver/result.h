@@ -70,6 +70,11 @@ struct level_result {
 	char reason[REASON_LEN];	/* why it failed; empty when ok */
 	double window_s;		/* t1 - t0, measured */
 	double start_s;			/* first fork to all users at the gate */
+	double release_s;		/* gate open to the last user through */
+	/* The driver's own cost over the window (getrusage RUSAGE_SELF):
+	 * CPU time as a share of one CPU, and its peak resident memory. */
+	double driver_cpu_pct;
+	long driver_max_rss_kb;
 	uint64_t ops;			/* all jobs, inside the window */
 	uint64_t errors;
 	double jobs_per_min;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -250,6 +251,29 @@ static bool sample_window(struct sweep *s, unsigned int users,
 	return true;
 }
 
+static double cpu_s(const struct rusage *r)
+{
+	return (double)(r->ru_utime.tv_sec + r->ru_stime.tv_sec) +
+	       (double)(r->ru_utime.tv_usec + r->ru_stime.tv_usec) / 1e6;
+}
+
+/* The last user through the gate, from the moment it opened; users that
+ * never came through (a failed level) are left out. */
+static double release_spread(const struct arena *a, unsigned int users,
+			     uint64_t t_gate)
+{
+	uint64_t last = t_gate;
+
+	for (unsigned int u = 0; u < users; u++) {
+		uint64_t t = __atomic_load_n(&arena_slot(a, u)->gate_passed_ns,
+					     __ATOMIC_RELAXED);
+
+		if (t > last)
+			last = t;
+	}
+	return (double)(last - t_gate) / NSEC_PER_SEC;
+}
+
 /*
  * One level: call the users to it (forking those the pool lacks), wait
  * for all of them at the gate, open it, let the warm-up pass, snapshot at
@@ -265,7 +289,8 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	char level_dir[PATH_MAX + 32], err[REASON_LEN];
 	struct level_run lr = { 0 };
 	struct sysview sys0, sys1;
-	uint64_t t_start, t_gate;
+	struct rusage self0, self1;
+	uint64_t t_start, t_gate = 0;
 	bool measured = false;
 
 	memset(level, 0, sizeof(*level));
@@ -305,22 +330,35 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	if (!sleep_until_ns(t_gate + (uint64_t)(p->warmup_s * NSEC_PER_SEC),
 			    &run_interrupted))
 		goto stop;
+	/* The window starts with every user in its loop: at thousands of
+	 * users the scheduler can take longer than the warm-up to run each
+	 * of them once after the gate opens (release_s). */
+	if (users_wait_through(&s->pool, &lr))
+		goto stop;
 	__atomic_store_n(&s->arena.hdr->measuring, lr.gen, __ATOMIC_RELEASE);
 	sysview_read(&sys0);
+	getrusage(RUSAGE_SELF, &self0);
 	snapshot_take(&s->t0, &s->arena, users);
 	capture_start(&cap);
 	if (!sample_window(s, users, level))
 		goto stop;
 	snapshot_take(&s->t1, &s->arena, users);
+	getrusage(RUSAGE_SELF, &self1);
 	sysview_read(&sys1);
 	__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
 	level->has_cpu = sysview_delta(&sys0, &sys1, &level->cpu);
+	level->driver_cpu_pct = 100.0 * (cpu_s(&self1) - cpu_s(&self0)) /
+				((double)(s->t1.t_ns - s->t0.t_ns) /
+				 NSEC_PER_SEC);
+	level->driver_max_rss_kb = self1.ru_maxrss;
 	measured = true;
 stop:
 	users_stop(&s->pool, &lr);
 	users_level_end(&s->pool, &lr,
 			run_interrupted ? INTERRUPT_GRACE_S : p->grace_s);
 	level->rusage = lr.rusage;
+	if (measured)
+		level->release_s = release_spread(&s->arena, users, t_gate);
 	if (lr.failed) {
 		level->status = LEVEL_FAILED;
 		snprintf(level->reason, sizeof(level->reason), "%s", lr.reason);

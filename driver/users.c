@@ -40,11 +40,6 @@ struct user_entry {
 	bool ready;		/* init() succeeded */
 };
 
-/* What timing may cost, as a share of the ops it stands for: half a
- * percent, so that latency on stays within 1% of latency off even where
- * clock reads cost more than the estimate. */
-#define SAMPLE_BUDGET_PERMILLE 5
-#define SAMPLE_EVERY_MAX 1024
 
 static uint64_t clock_ns(void)
 {
@@ -318,7 +313,10 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 			     pool->run_dirs[user % pool->n_dirs], user) >=
 		    (int)sizeof(dir))
 			user_fail(slot, USER_EXIT_SETUP, "scratch path too long");
-		if (mkdir(dir, 0700) && errno != EEXIST)
+		/* Only for a mix with a job that writes files there: a
+		 * thousand mkdirs in one directory are a good part of the
+		 * time it takes to start a thousand users. */
+		if (mix_uses_dir(mix) && mkdir(dir, 0700) && errno != EEXIST)
 			user_fail(slot, USER_EXIT_SETUP, "cannot create %s: %s",
 				  dir, strerror(errno));
 	}
@@ -382,6 +380,12 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	gate_wake_one(&hdr->ready);
 	for (uint32_t g; (g = __atomic_load_n(&hdr->gate, __ATOMIC_ACQUIRE)) != gen;)
 		gate_wait_change(&hdr->gate, g, 0);
+	/* For release_s, and for the driver, which starts the window only
+	 * when everyone is through. */
+	__atomic_store_n(&slot->gate_passed_ns, now_ns(), __ATOMIC_RELAXED);
+	if (__atomic_add_fetch(&hdr->passed, 1, __ATOMIC_RELEASE) ==
+	    __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED))
+		gate_wake_one(&hdr->passed);
 
 	user_test_fault(pool, user);
 	if (order) {
@@ -691,7 +695,7 @@ static void host_ended(struct user_pool *pool, struct level_run *lr,
 	if (!lr)
 		return;
 	if (stuck >= 0) {
-		level_fail(lr, "user %d (a thread of pid %d) was stuck: still running %.1f s after the window; its process was killed with every user thread",
+		level_fail(lr, "user %d (a thread of pid %d) was stuck: still running %.1f s after the window or the last user that parked; its process was killed with every user thread",
 			   stuck, (int)pid, pool->params->grace_s);
 		return;
 	}
@@ -736,7 +740,7 @@ static void user_ended(struct user_pool *pool, struct level_run *lr,
 	if (!lr || (unsigned int)u >= lr->users)
 		return;
 	if (killed_by_us) {
-		level_fail(lr, "user %d (pid %d) was stuck: still running %.1f s after the window, killed",
+		level_fail(lr, "user %d (pid %d) was stuck: still running %.1f s after the window or the last user that parked, killed",
 			   u, (int)pid, pool->params->grace_s);
 	} else if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
@@ -785,6 +789,22 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 	/* Users that died between levels are replaced, not blamed. */
 	reap_exited(pool, NULL);
 	arena_reset_level(pool->arena, users);
+	lr->users = users;
+	__atomic_store_n(&hdr->ready, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&hdr->parked, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&hdr->passed, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&hdr->active_users, users, __ATOMIC_RELAXED);
+	/*
+	 * The new generation is announced before the missing users are
+	 * forked, with release order: a user that sees it sees the counts
+	 * above. Parked users and each new child (born seeing it) then set
+	 * up their jobs on the other CPUs while the driver is still forking,
+	 * instead of all of them after the last fork. They wait at the gate,
+	 * so the window is not touched by this.
+	 */
+	lr->gen = gen_now + 1;
+	__atomic_store_n(&hdr->level_gen, lr->gen, __ATOMIC_RELEASE);
+	gate_wake_all(&hdr->level_gen);
 	fflush(NULL);
 	if (pool->params->mode == MODE_THREAD && !pool->host) {
 		pid = fork();
@@ -837,43 +857,57 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 		pool->pids[u] = pid;
 		pool->alive++;
 	}
-	/* A level whose users could not all be started runs nobody: no one
-	 * is waited for at the gate or at the end. */
-	lr->users = rc ? 0 : users;
-	__atomic_store_n(&hdr->ready, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&hdr->parked, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&hdr->active_users, rc ? 0 : users, __ATOMIC_RELAXED);
-	/* The new generation last, with release order: a user that sees it
-	 * sees the counts and the active set above. */
-	lr->gen = gen_now + 1;
-	__atomic_store_n(&hdr->level_gen, lr->gen, __ATOMIC_RELEASE);
-	gate_wake_all(&hdr->level_gen);
+	/* When not every user could be started, the level is not run: the
+	 * caller stops it at once, and the users that did start park (those
+	 * never forked have no pid and are not waited for). */
 	return rc;
 }
 
-int users_wait_ready(struct user_pool *pool, struct level_run *lr)
+/*
+ * Waits until `count` reaches the level's users. The time limit runs from
+ * the last user that came, not from the start: ten thousand users on two
+ * CPUs take seconds just to be scheduled one after another, and that is
+ * not a stuck user.
+ */
+static int wait_all(struct user_pool *pool, struct level_run *lr,
+		    uint32_t *count, const char *what)
 {
-	uint32_t *ready = &pool->arena->hdr->ready;
-	uint64_t deadline = now_ns() +
-			    (uint64_t)(READY_TIMEOUT_S * NSEC_PER_SEC);
-	uint32_t seen;
+	uint64_t limit = (uint64_t)(READY_TIMEOUT_S * NSEC_PER_SEC);
+	uint64_t deadline = now_ns() + limit;
+	uint32_t seen, last = 0;
 
 	for (;;) {
-		seen = __atomic_load_n(ready, __ATOMIC_ACQUIRE);
+		seen = __atomic_load_n(count, __ATOMIC_ACQUIRE);
 		if (seen >= lr->users)
 			return 0;
-		/* A user that exits before the gate failed to set up. */
+		if (seen != last) {
+			last = seen;
+			deadline = now_ns() + limit;
+		}
+		/* A user that exits here failed to set up, or crashed. */
 		reap_exited(pool, lr);
 		check_threads(pool, lr);
 		if (lr->failed || run_interrupted)
 			return -1;
 		if (now_ns() > deadline) {
-			level_fail(lr, "only %u of %u users reached the start gate within %.0f s",
-				   seen, lr->users, READY_TIMEOUT_S);
+			level_fail(lr, "only %u of %u users %s, and none more for %.0f s",
+				   seen, lr->users, what, READY_TIMEOUT_S);
 			return -1;
 		}
-		gate_wait_change(ready, seen, 10 * 1000 * 1000);
+		gate_wait_change(count, seen, 10 * 1000 * 1000);
 	}
+}
+
+int users_wait_ready(struct user_pool *pool, struct level_run *lr)
+{
+	return wait_all(pool, lr, &pool->arena->hdr->ready,
+			"reached the start gate");
+}
+
+int users_wait_through(struct user_pool *pool, struct level_run *lr)
+{
+	return wait_all(pool, lr, &pool->arena->hdr->passed,
+			"came through the start gate");
 }
 
 void users_release(struct user_pool *pool, struct level_run *lr)
@@ -906,8 +940,9 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 		     double grace_s)
 {
 	uint32_t *parked = &pool->arena->hdr->parked;
-	uint64_t deadline = now_ns() + (uint64_t)(grace_s * NSEC_PER_SEC);
-	unsigned int gone;
+	uint64_t grace = (uint64_t)(grace_s * NSEC_PER_SEC);
+	uint64_t deadline = now_ns() + grace;
+	unsigned int gone, last = 0;
 	uint32_t seen;
 	bool cut = false;
 	int status;
@@ -919,7 +954,16 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 		gone = 0;
 		for (unsigned int u = 0; u < lr->users; u++)
 			gone += !pool->pids[u];
-		if (seen + gone >= lr->users || now_ns() >= deadline)
+		if (seen + gone >= lr->users)
+			break;
+		/* The grace runs from the last user that parked: thousands
+		 * of busy users on a few CPUs see the stop flag one after
+		 * another, over seconds, and none of them is stuck. */
+		if (seen + gone != last && !cut) {
+			last = seen + gone;
+			deadline = now_ns() + grace;
+		}
+		if (now_ns() >= deadline)
 			break;
 		/* A signal cuts the grace short: the level is dropped anyway,
 		 * and the driver must exit promptly. */

@@ -379,6 +379,14 @@ uint64_t mix_file_size(const struct mix *mix, unsigned int users)
 	return mix->file_size + (users ? mix->pool_size / users : 0);
 }
 
+bool mix_uses_dir(const struct mix *mix)
+{
+	for (size_t e = 0; e < mix->n_entries; e++)
+		if (mix->entries[e].job->uses_dir)
+			return true;
+	return false;
+}
+
 void mix_free(struct mix *mix)
 {
 	free(mix->entries);

@@ -50,6 +50,8 @@ int workfile_load(const char *path, struct mix *mix, char *err, size_t errlen);
 void mix_free(struct mix *mix);
 /* AIM7's per-user disk file size at a level: FILESIZE + POOLSIZE/users. */
 uint64_t mix_file_size(const struct mix *mix, unsigned int users);
+/* True when a job of the mix makes files in the user's own directory. */
+bool mix_uses_dir(const struct mix *mix);
 
 /* Parses "10K", "5M", "1G", "100" (kilobytes): AIM7 sizes. */
 bool workfile_parse_size(const char *s, uint64_t *bytes);

@@ -407,6 +407,7 @@ const struct job job_dgram_pipe = {
 const struct job job_fifo_test = {
 	.name = "fifo_test",
 	.family = "ipc",
+	.uses_dir = true,
 	.unit = "FIFO Messages",
 	.inner_ops = CHAN_MSGS,
 	.summary = "write 4 KiB messages into a named FIFO and read each back",

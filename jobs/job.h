@@ -60,6 +60,9 @@ struct job_syscall {
 struct job {
 	const char *name;
 	const char *family;	/* file, disk, mem, signal, proc, ipc, net, compute */
+	/* Makes files in ctx->dir, which the user then creates before
+	 * init(); a mix without such a job makes no per-user directory. */
+	bool uses_dir;
 	const char *unit;	/* what one inner op is, as AIM9 printed it */
 	unsigned int inner_ops;	/* inner ops per op, unless inner_ops_for */
 	/* When an op's size depends on the level (the disk jobs move the
