@@ -273,6 +273,7 @@ static void print_jobs(FILE *f, const cJSON *la, const cJSON *lb)
 struct compare_totals {
 	size_t both, only_a, only_b, regressions;
 	double fail_above_pct;
+	double noise_pct;
 };
 
 static void print_pair(FILE *f, double users, const cJSON *la,
@@ -341,9 +342,13 @@ static void print_pair(FILE *f, double users, const cJSON *la,
 	}
 	if (ra.n >= 2) {
 		p = welch_p_value(&ra, &rb, &t, &df);
-		fprintf(f, "  %s (Welch p=%.3g, n=%.0f+%.0f)",
-			p < COMPARE_ALPHA ? "significant" : "within noise",
-			p, ra.n, rb.n);
+		fprintf(f, "  %s (Welch p=%.3g, n=%.0f+%.0f",
+			compare_significant(p, pct, tot->noise_pct) ?
+			"significant" : "within noise", p, ra.n, rb.n);
+		if (p < COMPARE_ALPHA && !isnan(pct) &&
+		    fabs(pct) < tot->noise_pct)
+			fprintf(f, "; under --noise %g%%", tot->noise_pct);
+		fputc(')', f);
 	} else {
 		fputs("  no repeats: noise unknown", f);
 	}
@@ -351,10 +356,17 @@ static void print_pair(FILE *f, double users, const cJSON *la,
 	print_jobs(f, la, lb);
 }
 
-bool compare_print(FILE *f, const cJSON *a, const char *a_name,
-		   const cJSON *b, const char *b_name, double fail_above_pct)
+bool compare_significant(double p, double pct, double noise_pct)
 {
-	struct compare_totals tot = { .fail_above_pct = fail_above_pct };
+	return p < COMPARE_ALPHA && !isnan(pct) && fabs(pct) >= noise_pct;
+}
+
+bool compare_print(FILE *f, const cJSON *a, const char *a_name,
+		   const cJSON *b, const char *b_name, double fail_above_pct,
+		   double noise_pct)
+{
+	struct compare_totals tot = { .fail_above_pct = fail_above_pct,
+				      .noise_pct = noise_pct };
 	struct side_level *va, *vb;
 	size_t na, nb, i = 0, k = 0;
 
@@ -401,7 +413,7 @@ bool compare_print(FILE *f, const cJSON *a, const char *a_name,
 void compare_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: aimsweep compare A.json B.json [--fail-above PCT]\n"
+		"Usage: aimsweep compare A.json B.json [--fail-above PCT] [--noise PCT]\n"
 		"\n"
 		"Compares two saved results, B against A: for every level (matched\n"
 		"by users; a repeated user count is matched in the order run) the\n"
@@ -412,10 +424,14 @@ void compare_usage(FILE *f)
 		"\n"
 		"Verdict: when both levels carry repeat statistics (aimsweep run -r:\n"
 		"levels[].repeats.jobs_per_min with n, mean and stddev), the means\n"
-		"are compared and Welch's t-test decides: \"significant\" when the\n"
-		"two-sided p-value is below %g, else \"within noise\". Without\n"
-		"them the verdict is \"no repeats: noise unknown\": one run per\n"
-		"side says nothing about how much the number moves by itself.\n"
+		"are compared: \"significant\" when Welch's t-test gives a two-sided\n"
+		"p-value below %g and the change is at least --noise percent\n"
+		"either way, else \"within noise\". The floor is there because\n"
+		"repeats run back to back in one process tree: their spread misses\n"
+		"how much two separate runs differ, which is what A and B are.\n"
+		"Without repeats the verdict is \"no repeats: noise unknown\": one\n"
+		"run per side says nothing about how much the number moves by\n"
+		"itself.\n"
 		"\n"
 		"Options:\n"
 		"  --fail-above PCT  exit 1 when a level's jobs/min dropped by more\n"
@@ -423,12 +439,14 @@ void compare_usage(FILE *f)
 		"                    a rise never fails. A level ok in A and failed\n"
 		"                    in B counts as a drop; levels in one file only\n"
 		"                    do not count\n"
+		"  --noise PCT       the smallest change called significant\n"
+		"                    (default %g; lower it on a quiet machine)\n"
 		"  -h, --help        show this help\n"
 		"\n"
 		"Exit status: 0 compared (and no drop beyond --fail-above); 1 a\n"
 		"level dropped beyond --fail-above; 2 bad usage, or a file that\n"
 		"cannot be read or is not a result.json this aimsweep reads.\n",
-		COMPARE_ALPHA);
+		COMPARE_ALPHA, COMPARE_NOISE_PCT);
 }
 
 static bool parse_percent(const char *s, double *out)
@@ -446,13 +464,14 @@ static bool parse_percent(const char *s, double *out)
 
 int compare_main(int argc, char **argv)
 {
-	enum { OPT_FAIL_ABOVE = 256 };
+	enum { OPT_FAIL_ABOVE = 256, OPT_NOISE };
 	static const struct option opts[] = {
 		{ "fail-above", required_argument, NULL, OPT_FAIL_ABOVE },
+		{ "noise", required_argument, NULL, OPT_NOISE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	double fail_above = -1;
+	double fail_above = -1, noise = COMPARE_NOISE_PCT;
 	cJSON *a = NULL, *b = NULL;
 	char err[1024];
 	int c, rc = EXIT_USAGE;
@@ -464,6 +483,13 @@ int compare_main(int argc, char **argv)
 		case OPT_FAIL_ABOVE:
 			if (!parse_percent(optarg, &fail_above)) {
 				msg_error("compare: --fail-above: '%s' is not a percentage (a number >= 0)",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_NOISE:
+			if (!parse_percent(optarg, &noise)) {
+				msg_error("compare: --noise: '%s' is not a percentage (a number >= 0)",
 					  optarg);
 				return EXIT_USAGE;
 			}
@@ -501,7 +527,7 @@ int compare_main(int argc, char **argv)
 		goto out;
 	}
 	rc = compare_print(stdout, a, argv[optind], b, argv[optind + 1],
-			   fail_above) ? EXIT_RUN_FAILED : EXIT_OK;
+			   fail_above, noise) ? EXIT_RUN_FAILED : EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {
 		msg_error("compare: cannot write standard output: %s",
 			  strerror(errno));

@@ -9,6 +9,12 @@
 
 /* Below this two-sided p-value a difference is called significant. */
 #define COMPARE_ALPHA 0.05
+/* The smallest change, in percent, called significant by default: two
+ * identical sweeps run one after the other on the 2-CPU development VM
+ * differed by up to 5% although each sweep's repeats agreed within 1-2%
+ * (repeats share one run's processes, memory layout and moment, so
+ * their spread leaves that out). */
+#define COMPARE_NOISE_PCT 5.0
 
 /* One level's repeat statistics: levels[].repeats.jobs_per_min. */
 struct repeat_stats {
@@ -37,7 +43,11 @@ double percent_change(double a, double b);
  * after naming each such level on stderr.
  */
 bool compare_print(FILE *f, const cJSON *a, const char *a_name,
-		   const cJSON *b, const char *b_name, double fail_above_pct);
+		   const cJSON *b, const char *b_name, double fail_above_pct,
+		   double noise_pct);
+/* A change of pct percent with Welch p-value p is significant when p is
+ * below COMPARE_ALPHA and the change is at least noise_pct either way. */
+bool compare_significant(double p, double pct, double noise_pct);
 
 void compare_usage(FILE *f);
 /* `aimsweep compare` (argv[0] is "compare"); returns the exit status. */

@@ -97,6 +97,16 @@ row 2 jobs/min | grep -q 'no repeats: noise unknown$' || fail "level 2 has no re
 expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$test_dir/rc.json"
 row 1 jobs/min | grep -qE ' -0\.5% +within noise \(Welch p=0\.4[0-9]*, n=5\+5\)$' ||
 	fail "repeats 1000 vs 995: $(row 1 jobs/min)"
+# A clear p-value for a change under the noise floor is not significant:
+# 1000 vs 970 with tight repeats, with the default 5% floor and with 2%.
+repeats "$b" 5 970 2 >"$test_dir/rd.json"
+expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$test_dir/rd.json"
+row 1 jobs/min | grep -qE ' -3\.0% +within noise \(Welch p=[0-9.e-]+, n=5\+5; under --noise 5%\)$' ||
+	fail "3% under the default floor: $(row 1 jobs/min)"
+expect_status 0 run_aimsweep compare --noise 2 "$test_dir/ra.json" "$test_dir/rd.json"
+row 1 jobs/min | grep -qE ' -3\.0% +significant \(Welch p=[0-9.e-]+, n=5\+5\)$' ||
+	fail "3% over --noise 2: $(row 1 jobs/min)"
+expect_status 2 run_aimsweep compare --noise -1 "$test_dir/ra.json" "$test_dir/rd.json"
 # Repeats on one side only say nothing about the noise.
 expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$b"
 row 1 jobs/min | grep -q 'no repeats: noise unknown$' || fail "one-sided repeats"

@@ -278,11 +278,22 @@ static bool regressed(double a_jpm, double b_jpm, double fail_above)
 	b = parse(doc_b, err, sizeof(err));
 	if (!a || !b || !null)
 		test_bail("cannot set up compare: %s", err);
-	r = compare_print(null, a, "a", b, "b", fail_above);
+	r = compare_print(null, a, "a", b, "b", fail_above, COMPARE_NOISE_PCT);
 	fclose(null);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 	return r;
+}
+
+static void test_noise_floor(void)
+{
+	CHECK(compare_significant(0.001, -10, 5));
+	CHECK(compare_significant(0.001, 5, 5));	/* at the floor */
+	CHECK(!compare_significant(0.001, 4.9, 5));	/* under it */
+	CHECK(!compare_significant(0.001, -4.9, 5));
+	CHECK(!compare_significant(0.2, -10, 5));	/* p too high */
+	CHECK(compare_significant(0.001, 0.5, 0));	/* --noise 0 */
+	CHECK(!compare_significant(0.001, NAN, 0));
 }
 
 static void test_fail_above(void)
@@ -357,7 +368,7 @@ static void run_all_printers(const cJSON *root, FILE *null)
 
 	for (int fmt = REPORT_DEFAULT; fmt <= REPORT_LKP; fmt++)
 		report_print(null, root, (enum report_format)fmt, "x");
-	compare_print(null, root, "a", root, "b", 1);
+	compare_print(null, root, "a", root, "b", 1, 0);
 	plot_write(r, 2, "/dev/null", "/dev/null", "p.dat", "p.svg", false,
 		   err, sizeof(err));
 }
@@ -420,6 +431,7 @@ int main(void)
 	RUN_TEST(test_accessors);
 	RUN_TEST(test_formats);
 	RUN_TEST(test_statistics);
+	RUN_TEST(test_noise_floor);
 	RUN_TEST(test_fail_above);
 	RUN_TEST(test_plot_script);
 	RUN_TEST(test_no_crash);
