@@ -1,0 +1,231 @@
+/* tests/bench/bare.c: the physical limit aimsweep is measured against in
+ * `make bench`: the same operations in a bare C loop, and bare fork/gate. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/*
+ * Each op here is what one op of the aimsweep job of the same name does,
+ * syscall for syscall, with nothing around it: no counters in shared
+ * memory, no latency sampling, no schedule. The loop reads the clock once
+ * every 1024 ops, which costs well under 0.1% of the cheapest op.
+ */
+
+static volatile sig_atomic_t caught;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void on_usr1(int signo)
+{
+	(void)signo;
+	caught++;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "bare: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* getppid: one system call that does nearly nothing. */
+static void op_getppid(void)
+{
+	syscall(SYS_getppid);
+}
+
+/* brk: read the break, grow the heap by a page, shrink it back. */
+static void op_brk(void)
+{
+	uintptr_t base = (uintptr_t)syscall(SYS_brk, 0);
+
+	if ((uintptr_t)syscall(SYS_brk, base + 4096) != base + 4096 ||
+	    (uintptr_t)syscall(SYS_brk, base) != base)
+		die("brk");
+}
+
+/* kill: send SIGUSR1 to this process and catch it. The pid is read once,
+ * as the job does: getpid() is a system call of its own. */
+static pid_t self;
+
+static void op_kill(void)
+{
+	if (kill(self, SIGUSR1))
+		die("kill");
+}
+
+/* creat: close the previous file, remove the oldest of the 4 newest,
+ * create a new one, as the creat job's prepare and run do. */
+static const char *creat_dir;
+static unsigned long creat_next;
+static int creat_fd = -1;
+
+static void creat_path(char *buf, size_t len, unsigned long seq)
+{
+	snprintf(buf, len, "%s/b%lu", creat_dir, seq);
+}
+
+static void op_creat(void)
+{
+	char path[PATH_MAX];
+
+	if (creat_fd >= 0)
+		close(creat_fd);
+	if (creat_next >= 4) {
+		creat_path(path, sizeof(path), creat_next - 4);
+		if (unlink(path) && errno != ENOENT)
+			die("unlink");
+	}
+	creat_path(path, sizeof(path), creat_next++);
+	creat_fd = creat(path, 0600);
+	if (creat_fd < 0)
+		die("creat");
+}
+
+static void creat_cleanup(void)
+{
+	char path[PATH_MAX];
+
+	if (creat_fd >= 0)
+		close(creat_fd);
+	for (unsigned long s = creat_next > 4 ? creat_next - 4 : 0;
+	     s < creat_next; s++) {
+		creat_path(path, sizeof(path), s);
+		unlink(path);
+	}
+}
+
+static int loop(const char *name, double seconds, const char *dir)
+{
+	struct sigaction sa;
+	void (*op)(void);
+	uint64_t t0, t, end, ops = 0;
+
+	if (!strcmp(name, "getppid")) {
+		op = op_getppid;
+	} else if (!strcmp(name, "brk")) {
+		op = op_brk;
+	} else if (!strcmp(name, "kill")) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGUSR1, &sa, NULL))
+			die("sigaction");
+		self = getpid();
+		op = op_kill;
+	} else if (!strcmp(name, "creat")) {
+		if (!dir) {
+			fprintf(stderr, "bare: creat needs a directory\n");
+			return 2;
+		}
+		creat_dir = dir;
+		op = op_creat;
+	} else {
+		fprintf(stderr, "bare: no op %s\n", name);
+		return 2;
+	}
+	t0 = now_ns();
+	end = t0 + (uint64_t)(seconds * 1e9);
+	do {
+		for (int i = 0; i < 1024; i++)
+			op();
+		ops += 1024;
+		t = now_ns();
+	} while (t < end);
+	if (op == op_creat)
+		creat_cleanup();
+	if (op == op_kill && caught != (sig_atomic_t)ops)
+		fprintf(stderr, "bare: %lu of %lu signals caught\n",
+			(unsigned long)caught, (unsigned long)ops);
+	printf("%.1f\n", (double)ops * 1e9 / (double)(t - t0));
+	return 0;
+}
+
+/*
+ * N children, forked one after another by this process, each of which
+ * counts itself in and sleeps on a futex word in shared memory, as
+ * aimsweep's users do at the start gate; then one wake for all. Prints
+ * the time until all were waiting and the time until the last came
+ * through. The children leave at once: this is the kernel's cost of
+ * creating, parking and waking them, with no work of theirs in it.
+ */
+struct gate {
+	uint32_t ready, open, passed;
+	uint64_t last_ns;
+};
+
+static long futex(uint32_t *word, int op, uint32_t val)
+{
+	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+static int spawn(unsigned int n)
+{
+	struct gate *g = mmap(NULL, sizeof(*g), PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint64_t t0, t_ready, t_open;
+	uint32_t seen;
+	pid_t pid;
+
+	if (g == MAP_FAILED)
+		die("mmap");
+	memset(g, 0, sizeof(*g));
+	t0 = now_ns();
+	for (unsigned int i = 0; i < n; i++) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid)
+			continue;
+		__atomic_add_fetch(&g->ready, 1, __ATOMIC_RELEASE);
+		futex(&g->ready, FUTEX_WAKE, 1);
+		while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE))
+			futex(&g->open, FUTEX_WAIT, 0);
+		__atomic_store_n(&g->last_ns, now_ns(), __ATOMIC_RELAXED);
+		if (__atomic_add_fetch(&g->passed, 1, __ATOMIC_RELEASE) == n)
+			futex(&g->passed, FUTEX_WAKE, 1);
+		_exit(0);
+	}
+	while ((seen = __atomic_load_n(&g->ready, __ATOMIC_ACQUIRE)) < n)
+		futex(&g->ready, FUTEX_WAIT, seen);
+	t_ready = now_ns();
+	t_open = now_ns();
+	__atomic_store_n(&g->open, 1, __ATOMIC_RELEASE);
+	futex(&g->open, FUTEX_WAKE, INT_MAX);
+	while ((seen = __atomic_load_n(&g->passed, __ATOMIC_ACQUIRE)) < n)
+		futex(&g->passed, FUTEX_WAIT, seen);
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
+	printf("ready_s %.6f\nrelease_s %.6f\n", (double)(t_ready - t0) / 1e9,
+	       (double)(__atomic_load_n(&g->last_ns, __ATOMIC_RELAXED) -
+			t_open) / 1e9);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 4 && !strcmp(argv[1], "loop"))
+		return loop(argv[2], atof(argv[3]), argc > 4 ? argv[4] : NULL);
+	if (argc == 3 && !strcmp(argv[1], "spawn"))
+		return spawn((unsigned int)strtoul(argv[2], NULL, 10));
+	fprintf(stderr, "usage: bare loop getppid|brk|kill|creat SECONDS [DIR]\n"
+			"       bare spawn N\n");
+	return 2;
+}

@@ -1,0 +1,231 @@
+#!/bin/sh
+# tests/bench/bench.sh: `make bench`, aimsweep measured against a bare C
+# loop, its peers and the kernel's own cost of processes; prints a table.
+#
+# Everything is measured side by side in one run and summarised as the
+# median of $REPS runs (5 unless said otherwise), so that the drift of a
+# shared machine hits all columns alike. Needs jq; perf and stress-ng are
+# used where installed. Run as root for the 10000-user figures.
+set -u
+
+AIMSWEEP=${AIMSWEEP:-./aimsweep}
+BARE=${BARE:-./tests/bench/bare}
+REPS=${REPS:-5}
+OUT=${BENCH_OUT:-bench-results.md}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/aimsweep-bench.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+started=$(date +%s)
+
+say() { printf '%s\n' "$*" | tee -a "$OUT"; }
+note() { printf '# %s\n' "$*" >&2; }
+
+# The median of the numbers on stdin.
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "nan"; exit }
+		if (NR % 2) print v[(NR + 1) / 2];
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# Runs aimsweep on a one-line workfile; prints the result.json path.
+sweep() {
+	wf=$1
+	shift
+	rm -rf "$work/out"
+	"$AIMSWEEP" run --no-plot -o "$work/out" "$@" "$wf" >"$work/run.log" 2>&1 ||
+		{ note "aimsweep failed: $(tail -3 "$work/run.log")"; return 1; }
+	ls "$work"/out/*/result.json
+}
+
+: >"$OUT"
+say "aimsweep bench, $(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) CPUs"
+say ""
+
+# --- 1. Per-op overhead: the job at 1 user against the same op bare. ---
+say "## Per-op overhead at 1 user (median of $REPS; 1 s windows)"
+say ""
+say "| op | bare ops/s | aimsweep ops/s (latency on) | ratio | aimsweep ops/s (latency off) | ratio | bare ns/op | aimsweep ns/op (on) |"
+say "|---|---:|---:|---:|---:|---:|---:|---:|"
+for op in getppid brk kill creat; do
+	printf '1 %s\n' "$op" >"$work/$op.wf"
+	: >"$work/$op.bare"
+	: >"$work/$op.on"
+	: >"$work/$op.off"
+	mkdir -p "$work/files"
+	for r in $(seq "$REPS"); do
+		"$BARE" loop "$op" 1 "$work/files" >>"$work/$op.bare"
+		j=$(sweep "$work/$op.wf" --levels 1 -t 1 -w 0.3 -d "$work") &&
+			jq '.levels[0].jobs[0].ops_per_sec' "$j" >>"$work/$op.on"
+		j=$(sweep "$work/$op.wf" --levels 1 -t 1 -w 0.3 -d "$work" --no-latency) &&
+			jq '.levels[0].jobs[0].ops_per_sec' "$j" >>"$work/$op.off"
+	done
+	b=$(median <"$work/$op.bare")
+	on=$(median <"$work/$op.on")
+	off=$(median <"$work/$op.off")
+	awk -v op="$op" -v b="$b" -v on="$on" -v off="$off" 'BEGIN {
+		printf "| %s | %.0f | %.0f | %.3f | %.0f | %.3f | %.0f | %.0f |\n",
+			op, b, on, on / b, off, off / b, 1e9 / b, 1e9 / on }' |
+		tee -a "$OUT"
+	echo "$op $b $on $off" >>"$work/perop"
+done
+say ""
+say "Targets: ratio with latency on >= 0.98 for getppid, >= 0.97 for the others."
+say ""
+
+# --- 2. Peers, where the same operation exists. ---
+say "## Peers (median of $REPS)"
+say ""
+say "| op | peer | peer figure | aimsweep ops/s (latency on) | aimsweep / peer |"
+say "|---|---|---:|---:|---:|"
+peer() {
+	name=$1 op=$2
+	shift 2
+	: >"$work/peer"
+	for r in $(seq "$REPS"); do
+		"$@" >>"$work/peer" 2>/dev/null
+	done
+	p=$(median <"$work/peer")
+	on=$(awk -v op="$op" '$1 == op { print $3 }' "$work/perop")
+	awk -v op="$op" -v n="$name" -v p="$p" -v on="$on" 'BEGIN {
+		printf "| %s | %s | %.0f | %.0f | %.3f |\n", op, n, p, on,
+			(p > 0 ? on / p : 0) }' | tee -a "$OUT"
+}
+if command -v perf >/dev/null && perf bench syscall basic --loop 1000 >/dev/null 2>&1; then
+	peer "perf bench syscall basic (ops/sec)" getppid \
+		sh -c 'perf bench syscall basic --loop 1000000 | awk "/ops\\/sec/ { print \$1 }"'
+else
+	say "| getppid | perf bench syscall basic | not available | | |"
+fi
+if command -v stress-ng >/dev/null; then
+	peer "stress-ng --brk 1 (bogo ops/s; its op also touches the page)" brk \
+		sh -c 'stress-ng --brk 1 --timeout 1 --metrics-brief 2>&1 | awk "\$4 == \"brk\" && \$5 ~ /^[0-9]+\$/ { print \$9 }"'
+	peer "stress-ng --kill 1 (kill calls per sec)" kill \
+		sh -c 'stress-ng --kill 1 --timeout 1 --metrics 2>&1 | awk "/kill calls per sec/ { print \$5 }"'
+else
+	say "| brk, kill | stress-ng | not installed (apt-get install stress-ng) | | |"
+fi
+say ""
+
+# --- 3. Scale: creating users and releasing them through the gate. ---
+pid_max=$(cat /proc/sys/kernel/pid_max)
+threads_max=$(cat /proc/sys/kernel/threads-max)
+nproc_limit=$(ulimit -u)
+say "## Scale (getppid users)"
+say ""
+say "Limits here: pid_max $pid_max, threads-max $threads_max, RLIMIT_NPROC $nproc_limit (root is exempt), $(awk '/MemAvailable/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) available."
+say "10000 users need pid_max and threads-max above 10000 plus the driver's"
+say "share, RLIMIT_NPROC above 10000 for a non-root user, and about 1.5 GiB"
+say "(page tables and kernel stacks of 10000 small processes)."
+say ""
+say "| users | runs | bare fork+gate ready s | aimsweep ready s (start_s) | ratio | bare release s | aimsweep release s | driver CPU % of a core | driver max RSS KiB |"
+say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+printf '1 getppid\n' >"$work/g.wf"
+for n in 100 1000 10000; do
+	reps=$REPS
+	[ "$n" -ge 10000 ] && reps=1
+	: >"$work/s.bready"
+	: >"$work/s.brel"
+	: >"$work/s.ready"
+	: >"$work/s.rel"
+	: >"$work/s.cpu"
+	: >"$work/s.rss"
+	for r in $(seq "$reps"); do
+		"$BARE" spawn "$n" >"$work/spawn" || continue
+		awk '/ready_s/ { print $2 }' "$work/spawn" >>"$work/s.bready"
+		awk '/release_s/ { print $2 }' "$work/spawn" >>"$work/s.brel"
+		j=$(sweep "$work/g.wf" --levels "$n" -t 3 -w 0.5 --grace 60) || continue
+		jq '.levels[0].start_s' "$j" >>"$work/s.ready"
+		jq '.levels[0].release_s' "$j" >>"$work/s.rel"
+		jq '.levels[0].driver.cpu_pct' "$j" >>"$work/s.cpu"
+		jq '.levels[0].driver.max_rss_kb' "$j" >>"$work/s.rss"
+	done
+	awk -v n="$n" -v r="$reps" -v br="$(median <"$work/s.bready")" \
+	    -v ar="$(median <"$work/s.ready")" -v bl="$(median <"$work/s.brel")" \
+	    -v al="$(median <"$work/s.rel")" -v c="$(median <"$work/s.cpu")" \
+	    -v m="$(median <"$work/s.rss")" 'BEGIN {
+		printf "| %d | %d | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.0f |\n",
+			n, r, br, ar, (br > 0 ? ar / br : 0), bl, al, c, m }' |
+		tee -a "$OUT"
+	echo "$n $(median <"$work/s.rss")" >>"$work/rss_by_users"
+done
+say ""
+say "Targets: 1000 users ready in < 0.5 s; driver CPU < 1% of a core."
+say "The bare column is this machine's floor: the same number of fork()s"
+say "from one process, each child counting itself in at a futex gate; its"
+say "children leave as soon as they are through, while aimsweep's users"
+say "start a getppid loop, so later ones wait for the scheduler."
+say ""
+
+# Per-user private memory: users of a running level, read from outside.
+say "## Per-user memory (during a 100-user level)"
+say ""
+say "| workfile | users sampled | USS KiB (median) | PSS KiB (median) |"
+say "|---|---:|---:|---:|"
+for wf in "$work/g.wf" "${SRCDIR:-.}/workfiles/syscall-mix"; do
+	rm -rf "$work/out"
+	"$AIMSWEEP" run --no-plot -o "$work/out" -d "$work" --levels 100 -t 4 -w 1 "$wf" \
+		>"$work/run.log" 2>&1 &
+	bg=$!
+	sleep 3
+	: >"$work/uss"
+	: >"$work/pss"
+	for pid in $(pgrep -P "$bg" | head -50); do
+		awk '/^Private_(Clean|Dirty):/ { u += $2 } /^Pss:/ { p = $2 }
+		     END { if (p) { print u >> "'"$work/uss"'"; print p >> "'"$work/pss"'" } }' \
+			"/proc/$pid/smaps_rollup" 2>/dev/null
+	done
+	wait "$bg"
+	awk -v w="$(basename "$wf")" -v n="$(wc -l <"$work/uss")" \
+	    -v u="$(median <"$work/uss")" -v p="$(median <"$work/pss")" 'BEGIN {
+		printf "| %s | %d | %.0f | %.0f |\n", w, n, u, p }' | tee -a "$OUT"
+done
+say ""
+say "Target: per-user private memory (USS) < 256 KiB. The shared arena is"
+say "not in USS; each user's share of it is in PSS."
+say ""
+
+# --- 4. A 100..1000 ramp against its nominal time. ---
+say "## Ramp (one run)"
+say ""
+t0=$(date +%s.%N)
+rm -rf "$work/out"
+"$AIMSWEEP" run --no-plot -o "$work/out" -d "$work" -s 100 -e 1000 -i 100 -t 5 -w 1 \
+	"${SRCDIR:-.}/workfiles/syscall-mix" >"$work/run.log" 2>&1 ||
+	note "ramp failed: $(tail -3 "$work/run.log")"
+t1=$(date +%s.%N)
+j=$(ls "$work"/out/*/result.json)
+awk -v a="$t0" -v b="$t1" -v ok="$(jq '.summary.levels_ok' "$j")" \
+    -v st="$(jq '[.levels[].start_s] | add' "$j")" \
+    -v rel="$(jq '[.levels[].release_s] | add' "$j")" 'BEGIN {
+	printf "| ramp | levels ok | wall s | nominal s | wall / nominal | sum of start_s | sum of release_s |\n"
+	printf "|---|---:|---:|---:|---:|---:|---:|\n"
+	printf "| syscall-mix 100..1000, -t 5 -w 1 | %d | %.1f | 60 | %.3f | %.2f | %.2f |\n",
+		ok, b - a, (b - a) / 60, st, rel }' | tee -a "$OUT"
+jq -r '.levels[] | "\(.users) \(.driver.max_rss_kb)"' "$j" >"$work/rss_ramp"
+say ""
+say "Target: wall <= 1.05 x nominal."
+say ""
+
+# --- 5. Memory growth of the driver. ---
+say "## Driver memory growth (max RSS, KiB)"
+say ""
+j=$(sweep "$work/g.wf" --levels 100 -t 1 -w 0.5) && short=$(jq '.levels[0].driver.max_rss_kb' "$j")
+j=$(sweep "$work/g.wf" --levels 100 -t 60 -w 0.5) && long=$(jq '.levels[0].driver.max_rss_kb' "$j")
+say "| case | driver max RSS KiB |"
+say "|---|---:|"
+say "| 100 users, 1 s level | ${short:-?} |"
+say "| 100 users, 60 s level | ${long:-?} |"
+while read -r n m; do
+	say "| $n users, 3 s level | $m |"
+done <"$work/rss_by_users"
+first=$(head -1 "$work/rss_ramp")
+last=$(tail -1 "$work/rss_ramp")
+say "| ramp, after level ${first% *} / after level ${last% *} | ${first#* } / ${last#* } |"
+say ""
+say "The driver's RSS counts the pages of the shared arena it has read"
+say "(every user's counters and histograms), so it grows with users; it"
+say "does not grow with the length of a level."
+say ""
+say "bench took $(( $(date +%s) - started )) s; the table is also in $OUT."
