@@ -25,9 +25,6 @@
 #include "driver/users.h"
 #include "driver/util.h"
 
-/* Users get this long to finish their op when the run is interrupted. */
-#define INTERRUPT_GRACE_S 1.0
-
 struct sweep {
 	struct run_params *params;
 	const struct mix *mix;
@@ -354,8 +351,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	measured = true;
 stop:
 	users_stop(&s->pool, &lr);
-	users_level_end(&s->pool, &lr,
-			run_interrupted ? INTERRUPT_GRACE_S : p->grace_s);
+	users_level_end(&s->pool, &lr, p->grace_s);
 	level->rusage = lr.rusage;
 	if (measured)
 		level->release_s = release_spread(&s->arena, users, t_gate);
@@ -513,8 +509,7 @@ static void draw_plots(struct sweep *s)
 
 static void sweep_cleanup(struct sweep *s)
 {
-	users_pool_shutdown(&s->pool, run_interrupted ? INTERRUPT_GRACE_S
-						      : s->params->grace_s);
+	users_pool_shutdown(&s->pool, s->params->grace_s);
 	for (size_t i = 0; i < s->n_scratch; i++)
 		if (scratch_remove(&s->scratch[i]))
 			msg_error("could not remove scratch directory %s",

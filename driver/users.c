@@ -936,6 +936,17 @@ static void rusage_add(struct rusage_sum *sum, const struct slot_rusage *r)
 		sum->maxrss_kb = r->maxrss_kb;
 }
 
+/* When an interrupted run kills what still runs: fixed the first time it
+ * is asked for, so that every wait after the signal shares one budget. */
+static uint64_t interrupt_deadline(void)
+{
+	static uint64_t deadline;
+
+	if (!deadline)
+		deadline = now_ns() + INTERRUPT_GRACE_NS;
+	return deadline;
+}
+
 void users_level_end(struct user_pool *pool, struct level_run *lr,
 		     double grace_s)
 {
@@ -968,7 +979,7 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 		/* A signal cuts the grace short: the level is dropped anyway,
 		 * and the driver must exit promptly. */
 		if (run_interrupted && !cut) {
-			uint64_t soon = now_ns() + NSEC_PER_SEC;
+			uint64_t soon = interrupt_deadline();
 
 			if (soon < deadline)
 				deadline = soon;
@@ -1019,7 +1030,11 @@ void users_pool_shutdown(struct user_pool *pool, double grace_s)
 	__atomic_store_n(&hdr->stop, hdr->level_gen - 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&hdr->gate, hdr->level_gen - 1, __ATOMIC_RELEASE);
 	gate_wake_all(&hdr->gate);
-	while (pool->alive && now_ns() < deadline) {
+	while (pool->alive) {
+		if (run_interrupted && interrupt_deadline() < deadline)
+			deadline = interrupt_deadline();
+		if (now_ns() >= deadline)
+			break;
 		if (!reap_exited(pool, NULL))
 			nanosleep(&tick, NULL);
 	}

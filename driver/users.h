@@ -70,8 +70,15 @@ struct level_run {
 /* The signal that interrupted the run, or 0; set by the driver's handler. */
 extern volatile int run_interrupted;
 
+/* Once a run is interrupted, what still runs gets this long, counted from
+ * when the driver first sees the signal, before SIGKILL: one budget for
+ * the level's end and the pool's shutdown together, so that Ctrl-C ends
+ * the run promptly however many waits it was in. */
+#define INTERRUPT_GRACE_NS (500ULL * 1000 * 1000)
+
 int users_pool_init(struct user_pool *pool, unsigned int max_users);
-/* Ends every user (grace_s to exit, then SIGKILL) and frees the pool. */
+/* Ends every user (grace_s to exit, then SIGKILL; in an interrupted run
+ * no later than INTERRUPT_GRACE_NS after the signal) and frees the pool. */
 void users_pool_shutdown(struct user_pool *pool, double grace_s);
 
 /* Forks the users the level lacks and calls users 0..users-1 to it.
