@@ -1,6 +1,7 @@
 /* driver/users.c: the user processes: the pool, the op loop, and reaping. */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -548,6 +549,14 @@ static void user_host(struct user_pool *pool, uint32_t gen_seen)
 	uint32_t gen;
 
 	user_process_setup(pool);
+	/*
+	 * An arena for every user thread, so that no user's malloc takes
+	 * memory with sbrk(): glibc gives threads past its arena limit (8 per
+	 * CPU) the main arena, which grows with sbrk(), and the brk job of
+	 * another user moves that same break with raw brk() calls; a break
+	 * moved under malloc corrupts its heap. Set before any thread starts.
+	 */
+	mallopt(M_ARENA_MAX, (int)(pool->max_users + 1));
 	host_thread_alive = calloc(pool->max_users, sizeof(*host_thread_alive));
 	if (!host_thread_alive || pthread_attr_init(&attr))
 		_exit(USER_EXIT_SETUP);

@@ -21,27 +21,77 @@ static uintptr_t sys_brk(uintptr_t addr)
 	return (uintptr_t)syscall(SYS_brk, addr);
 }
 
+/* Set once a process has put its break on a page of its own. */
+static int brk_heap_owned;
+
+/*
+ * Users are forked from the driver, whose heap they inherit, and the
+ * kernel does not merge a range into a VMA shared with a parent through
+ * fork: a page added right above that heap becomes a VMA of its own, and
+ * shrinking back unmaps that VMA whole. The op would then measure mapping
+ * and unmapping a separate VMA, cheaper and contended differently than
+ * extending the heap, and which of the two depended on what the driver
+ * had done. So the process first takes a page above the break through
+ * malloc's own sbrk() (malloc keeps its break right) and writes to it: the
+ * heap's top is then memory of this process, and the op extends and
+ * splits it as in any program that has used its heap. Once per process,
+ * from init(), when no user of the process is running ops.
+ */
+static int brk_own_heap(uintptr_t step)
+{
+	char *page;
+
+	if (__atomic_load_n(&brk_heap_owned, __ATOMIC_ACQUIRE) ||
+	    __atomic_exchange_n(&brk_heap_owned, 1, __ATOMIC_ACQ_REL))
+		return 0;
+	page = sbrk((intptr_t)step);
+	if (page == (void *)-1) {
+		__atomic_store_n(&brk_heap_owned, 0, __ATOMIC_RELEASE);
+		return errno;
+	}
+	*(volatile char *)page = 1;
+	return 0;
+}
+
 static int brk_init(const struct job_ctx *ctx, void **state)
 {
 	struct brk_state *st = malloc(sizeof(*st));
+	int rc;
 
 	(void)ctx;
 	if (!st)
 		return ENOMEM;
 	st->step = (uintptr_t)sysconf(_SC_PAGESIZE);
 	st->base = 0;
+	rc = brk_own_heap(st->step);
+	if (rc) {
+		free(st);
+		return rc;
+	}
 	*state = st;
 	return 0;
 }
 
-/* The break is read before every op, not once: malloc, used by other jobs
- * of the same user, moves it, and returning to a stale break would cut
- * the heap from under malloc. */
+/*
+ * The op returns to the break malloc knows, read before every op: malloc,
+ * used by other jobs of the same user, moves it, and returning to a stale
+ * break would cut the heap from under malloc. glibc's sbrk(0) answers
+ * from the break it keeps, which its malloc moves and this job always
+ * leaves as found, so it needs no syscall: a third brk() per op would add
+ * a third trip through the kernel (and mmap_lock) that the op does not
+ * measure. Threads of one process all read the same value, and ask for
+ * the same page, as threads sharing one heap do; none of them moves the
+ * break with malloc meanwhile, as each has an arena of its own (see
+ * user_host()).
+ */
 static int brk_prepare(void *state)
 {
 	struct brk_state *st = state;
+	void *cur = sbrk(0);
 
-	st->base = sys_brk(0);
+	if (cur == (void *)-1)
+		return errno;
+	st->base = (uintptr_t)cur;
 	return 0;
 }
 
@@ -69,8 +119,8 @@ const struct job job_brk = {
 	.unit = "Heap Grow and Shrink Pairs",
 	.inner_ops = 1,
 	.summary = "grow the heap by one page with brk() and shrink it back",
-	.syscalls = (const struct job_syscall[]){ { "brk", 3 }, { NULL, 0 } },
-	.setup = "reads the current break (brk(0))",
+	.syscalls = (const struct job_syscall[]){ { "brk", 2 }, { NULL, 0 } },
+	.setup = "reads the break malloc keeps (sbrk(0), no syscall)",
 	.init = brk_init,
 	.prepare = brk_prepare,
 	.run = brk_run,

@@ -33,6 +33,16 @@ expect_status 0 run_aimsweep run --levels 1,3 -t 1 -w 0.2 --mode thread \
 json=$(latest_result)
 jq_check "$json" '.params.mode == "thread" and .status == "complete"' "thread mode run"
 jq_check "$json" '[.levels[].jobs[] | .ops > 0 and .errors == 0] | all' "thread mode jobs ran"
+# brk moves the break under the same process's malloc: with more user
+# threads than glibc gives arenas (8 per CPU), some would malloc from the
+# main arena, which grows with sbrk(), and its heap would be corrupted.
+printf '1 brk\n1 mem_rtns_1\n1 mem_rtns_2\n' >"$test_dir/brk-malloc"
+many=$((20 * $(nproc)))
+expect_status 0 run_aimsweep run --levels "$many" -t 1 -w 0.2 --mode thread \
+	-d "$scratch" -o "$out" "$test_dir/brk-malloc"
+json=$(latest_result)
+jq_check "$json" '.levels[0].status == "ok" and ([.levels[0].jobs[] | .ops > 0 and .errors == 0] | all)' \
+	"brk beside malloc in $many threads"
 # A crashing thread takes its process down: the level fails, the next
 # level gets a new process.
 printf '1 getppid\n' >"$test_dir/wf"
