@@ -14,6 +14,7 @@ elapsed=$(($(date +%s) - start))
 [ "$elapsed" -lt 20 ] || fail "the run took $elapsed s: the hook was waited for"
 json=$(latest_result)
 [ -f "$json" ] || fail "no result.json in $out"
+check_documented "$json"
 run_dir=$(cd "$(dirname "$json")" && pwd -P)
 i=0
 for users in 1 2; do

@@ -25,6 +25,7 @@ interrupt() {
 	[ "$got" = "$want" ] || fail "$sig: exit status $got, want $want"
 	[ "$elapsed_ms" -lt 2000 ] || fail "$sig: took $elapsed_ms ms to exit"
 	jq_check "$json" '.status == "interrupted"' "$sig: status"
+	check_documented "$json"
 	jq_check "$json" ".interrupted_by == \"SIG$sig\"" "$sig: interrupted_by"
 	jq_check "$json" '[.levels[].users] == [1, 2]' "$sig: exactly the finished levels"
 	jq_check "$json" '[.levels[].status] == ["ok", "ok"]' "$sig: finished levels ok"

@@ -102,6 +102,21 @@ wait_for_levels() {
 	fail "never saw $1 finished levels in $out"
 }
 
+# check_documented FILE: every key of the result.json FILE is documented,
+# in backquotes, in results/SCHEMA.md (which gives each its unit).
+check_documented() {
+	local key keys missing=
+	keys=$(jq -r '[paths | map(select(type == "string")) | last |
+		select(. != null)] | unique | .[]' "$1") ||
+		fail "cannot read the keys of $1"
+	[ -n "$keys" ] || fail "no keys in $1"
+	for key in $keys; do
+		grep -qF -- "\`$key\`" "$AIMSWEEP_SRCDIR/results/SCHEMA.md" ||
+			missing="$missing $key"
+	done
+	[ -z "$missing" ] || fail "keys of $1 not in results/SCHEMA.md:$missing"
+}
+
 # jq_check FILE FILTER MESSAGE: FILTER must output true.
 jq_check() {
 	v=$(jq -e "$2" "$1" 2>&1) || fail "$3 (jq: $2 gave: $v)"

@@ -25,6 +25,7 @@ expect_status 0 run_aimsweep run --lock-profile --levels 1,4 -t 2 -w 1 \
 	-d "$scratch" -o "$out" creat-contention
 json=$(latest_result)
 [ -f "$json" ] || fail "no result.json in $out"
+check_documented "$json"
 run_dir=$(dirname "$json")
 jq_check "$json" '[.levels[].status] == ["ok", "ok"]' "levels ok"
 jq_check "$json" '[.levels[].lock_contention | type] == ["array", "array"]' \

@@ -4,6 +4,7 @@
 expect_status 0 run_aimsweep run --levels 1,2 -t 2 -w 0.5 -r 2 --interval 0.5 \
 	--cpus 0 -d "$scratch" -o "$out" syscall-mix
 json=$(latest_result)
+check_documented "$json"
 jq_check "$json" '.params.repeat == 2 and .params.interval_s == 0.5 and .params.cpus == [0]' "params"
 jq_check "$json" '.params.latency_sampling.timer_ns > 0' "timer cost recorded"
 # Repeats: each level ran twice and reports the spread.
@@ -31,6 +32,7 @@ jq_check "$json" '[.levels[] | .users_pinned == .users] | all' "every user pinne
 expect_status 0 run_aimsweep run --levels 1,3 -t 1 -w 0.2 --mode thread \
 	-d "$scratch" -o "$out" syscall-mix
 json=$(latest_result)
+check_documented "$json"
 jq_check "$json" '.params.mode == "thread" and .status == "complete"' "thread mode run"
 jq_check "$json" '[.levels[].jobs[] | .ops > 0 and .errors == 0] | all' "thread mode jobs ran"
 # brk moves the break under the same process's malloc: with more user
@@ -41,6 +43,7 @@ many=$((20 * $(nproc)))
 expect_status 0 run_aimsweep run --levels "$many" -t 1 -w 0.2 --mode thread \
 	-d "$scratch" -o "$out" "$test_dir/brk-malloc"
 json=$(latest_result)
+check_documented "$json"
 jq_check "$json" '.levels[0].status == "ok" and ([.levels[0].jobs[] | .ops > 0 and .errors == 0] | all)' \
 	"brk beside malloc in $many threads"
 # A crashing thread takes its process down: the level fails, the next
@@ -50,6 +53,7 @@ AIMSWEEP_TEST_FAULT=crash:1:0.2 expect_status 1 run_aimsweep run \
 	--levels 2,1 -t 1 -w 0.5 --mode thread -d "$scratch" -o "$out" \
 	"$test_dir/wf"
 json=$(latest_result)
+check_documented "$json"
 jq_check "$json" '[.levels[].status] == ["failed", "ok"]' "thread crash fails its level only"
 jq_check "$json" '.levels[0].reason | test("process of the user threads .*SIGSEGV")' "thread crash reason"
 
@@ -57,6 +61,7 @@ jq_check "$json" '.levels[0].reason | test("process of the user threads .*SIGSEG
 expect_status 0 run_aimsweep run --levels 1,2,3 -t 0.5 -w 0.2 \
 	--stop-at-crossover 1e15 -d "$scratch" -o "$out" "$test_dir/wf"
 json=$(latest_result)
+check_documented "$json"
 jq_check "$json" '(.levels | length) == 1 and .summary.crossover_users == 1' "crossover stops the ramp"
 check_no_processes
 check_scratch_empty

@@ -13,6 +13,7 @@ check_failed_level() {
 		--levels 1,2,1 -t 1 -w 0.5 -d "$scratch" -o "$out" "$@" \
 		"$test_dir/wf"
 	json=$(latest_result)
+	check_documented "$json"
 	jq_check "$json" '.status == "failed"' "$kind: run status failed"
 	jq_check "$json" '[.levels[].status] == ["ok", "failed", "ok"]' "$kind: level statuses"
 	jq_check "$json" ".levels[1].reason | test(\"$want\")" "$kind: reason names $want"
