@@ -377,8 +377,13 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		user_fail(slot, USER_EXIT_SETUP, "out of memory for the job order");
 
 	rusage_now(&start);
-	__atomic_add_fetch(&hdr->ready, 1, __ATOMIC_RELEASE);
-	gate_wake_one(&hdr->ready);
+	/* Only the last one wakes the driver, which looks at the count every
+	 * 10 ms anyway: a thousand wakes of a real-time driver would each
+	 * preempt a user, and cost the level's start two context switches a
+	 * user. */
+	if (__atomic_add_fetch(&hdr->ready, 1, __ATOMIC_RELEASE) ==
+	    __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED))
+		gate_wake_one(&hdr->ready);
 	for (uint32_t g; (g = __atomic_load_n(&hdr->gate, __ATOMIC_ACQUIRE)) != gen;)
 		gate_wait_change(&hdr->gate, g, 0);
 	/* For release_s, and for the driver, which starts the window only
@@ -387,6 +392,19 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	if (__atomic_add_fetch(&hdr->passed, 1, __ATOMIC_RELEASE) ==
 	    __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED))
 		gate_wake_one(&hdr->passed);
+	/*
+	 * Hand the CPU on until every user is through: a user that went
+	 * straight into its loop would hold its CPU for a whole time slice,
+	 * and with N users on C CPUs the last one would come through only a
+	 * full scheduler round (N slices / C) after the gate opened, seconds
+	 * at a thousand users. Yielding, the round is N context switches.
+	 * Still inside the warm-up: the window never starts before all are
+	 * through. The stop word ends the wait for a level that failed.
+	 */
+	while (__atomic_load_n(&hdr->passed, __ATOMIC_ACQUIRE) <
+		       __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != gen)
+		sched_yield();
 
 	user_test_fault(pool, user);
 	if (order) {
@@ -421,8 +439,10 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		.maxrss_kb = end.maxrss_kb,
 	};
 	__atomic_store_n(&slot->parked_gen, gen, __ATOMIC_RELEASE);
-	__atomic_add_fetch(&hdr->parked, 1, __ATOMIC_RELEASE);
-	gate_wake_one(&hdr->parked);
+	/* As for ready: the last one wakes the driver. */
+	if (__atomic_add_fetch(&hdr->parked, 1, __ATOMIC_RELEASE) ==
+	    __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED))
+		gate_wake_one(&hdr->parked);
 }
 
 /* Becomes a child the driver owns: dies with it, joins the users'
