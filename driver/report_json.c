@@ -327,6 +327,7 @@ static void add_level(struct builder *b, cJSON *levels,
 	add_num(b, o, "window_s", l->window_s);
 	add_num(b, o, "start_s", l->start_s);
 	add_num(b, o, "release_s", l->release_s);
+	add_num(b, o, "stop_s", l->stop_s);
 	dr = add_obj(b, o, "driver");
 	add_num(b, dr, "cpu_pct", l->driver_cpu_pct);
 	add_num(b, dr, "max_rss_kb", (double)l->driver_max_rss_kb);

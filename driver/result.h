@@ -71,6 +71,7 @@ struct level_result {
 	double window_s;		/* t1 - t0, measured */
 	double start_s;			/* first fork to all users at the gate */
 	double release_s;		/* gate open to the last user through */
+	double stop_s;			/* stop flag to the last user parked */
 	/* The driver's own cost over the window (getrusage RUSAGE_SELF):
 	 * CPU time as a share of one CPU, and its peak resident memory. */
 	double driver_cpu_pct;

@@ -287,7 +287,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	struct level_run lr = { 0 };
 	struct sysview sys0, sys1;
 	struct rusage self0, self1;
-	uint64_t t_start, t_gate = 0;
+	uint64_t t_start, t_gate = 0, t_stop;
 	bool measured = false;
 
 	memset(level, 0, sizeof(*level));
@@ -350,11 +350,14 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	level->driver_max_rss_kb = self1.ru_maxrss;
 	measured = true;
 stop:
+	t_stop = now_ns();
 	users_stop(&s->pool, &lr);
 	users_level_end(&s->pool, &lr, p->grace_s);
 	level->rusage = lr.rusage;
-	if (measured)
+	if (measured) {
 		level->release_s = release_spread(&s->arena, users, t_gate);
+		level->stop_s = (double)(now_ns() - t_stop) / NSEC_PER_SEC;
+	}
 	if (lr.failed) {
 		level->status = LEVEL_FAILED;
 		snprintf(level->reason, sizeof(level->reason), "%s", lr.reason);

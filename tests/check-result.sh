@@ -31,6 +31,7 @@ check_ok_result() {
 	jq_check "$json" '[.levels[] | .window_s > 0.9 and .window_s < 1.5] | all' "window_s near 1 s"
 	jq_check "$json" '[.levels[] | .start_s >= 0] | all' "start_s"
 	jq_check "$json" '[.levels[] | .release_s >= 0 and .release_s < 1] | all' "release_s"
+	jq_check "$json" '[.levels[] | .stop_s > 0 and .stop_s < 5] | all' "stop_s"
 	jq_check "$json" '[.levels[] | .driver | .cpu_pct >= 0 and .cpu_pct < 100 and .max_rss_kb > 0] | all' "driver cost"
 	jq_check "$json" '[.levels[] | .jobs_per_min > 0] | all' "jobs_per_min > 0"
 	jq_check "$json" '[.levels[] | (.ops * 60 / .window_s - .jobs_per_min) | fabs < 1] | all' "jobs_per_min = ops * 60 / window_s"
