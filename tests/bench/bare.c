@@ -51,10 +51,12 @@ static void op_getppid(void)
 	syscall(SYS_getppid);
 }
 
-/* brk: read the break, grow the heap by a page, shrink it back. */
+/* brk: grow the heap by a page and shrink it back, from the break malloc
+ * keeps (sbrk(0) makes no system call), on a heap whose top page this
+ * process has written to (see brk_own_heap() in jobs/mem.c). */
 static void op_brk(void)
 {
-	uintptr_t base = (uintptr_t)syscall(SYS_brk, 0);
+	uintptr_t base = (uintptr_t)sbrk(0);
 
 	if ((uintptr_t)syscall(SYS_brk, base + 4096) != base + 4096 ||
 	    (uintptr_t)syscall(SYS_brk, base) != base)
@@ -121,6 +123,11 @@ static int loop(const char *name, double seconds, const char *dir)
 	if (!strcmp(name, "getppid")) {
 		op = op_getppid;
 	} else if (!strcmp(name, "brk")) {
+		char *page = sbrk(4096);
+
+		if (page == (void *)-1)
+			die("sbrk");
+		*(volatile char *)page = 1;
 		op = op_brk;
 	} else if (!strcmp(name, "kill")) {
 		memset(&sa, 0, sizeof(sa));
@@ -165,9 +172,16 @@ static int loop(const char *name, double seconds, const char *dir)
  * the time until all were waiting and the time until the last came
  * through. The children leave at once: this is the kernel's cost of
  * creating, parking and waking them, with no work of theirs in it.
+ *
+ * With "busy", each child that is through calls getppid() in a loop until
+ * the last one is through, as aimsweep's users start their ops: the later
+ * ones then wait for CPUs the earlier ones hold, and the release time is
+ * the scheduler's round over N busy tasks, which no harness can shorten.
+ * stop_s is the time from telling them to stop until all have exited:
+ * the same round again, as each sees the word only when it next runs.
  */
 struct gate {
-	uint32_t ready, open, passed;
+	uint32_t ready, open, passed, done;
 	uint64_t last_ns;
 };
 
@@ -176,11 +190,11 @@ static long futex(uint32_t *word, int op, uint32_t val)
 	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
 }
 
-static int spawn(unsigned int n)
+static int spawn(unsigned int n, int busy)
 {
 	struct gate *g = mmap(NULL, sizeof(*g), PROT_READ | PROT_WRITE,
 			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	uint64_t t0, t_ready, t_open;
+	uint64_t t0, t_ready, t_open, t_done;
 	uint32_t seen;
 	pid_t pid;
 
@@ -201,6 +215,8 @@ static int spawn(unsigned int n)
 		__atomic_store_n(&g->last_ns, now_ns(), __ATOMIC_RELAXED);
 		if (__atomic_add_fetch(&g->passed, 1, __ATOMIC_RELEASE) == n)
 			futex(&g->passed, FUTEX_WAKE, 1);
+		while (busy && !__atomic_load_n(&g->done, __ATOMIC_RELAXED))
+			syscall(SYS_getppid);
 		_exit(0);
 	}
 	while ((seen = __atomic_load_n(&g->ready, __ATOMIC_ACQUIRE)) < n)
@@ -211,11 +227,15 @@ static int spawn(unsigned int n)
 	futex(&g->open, FUTEX_WAKE, INT_MAX);
 	while ((seen = __atomic_load_n(&g->passed, __ATOMIC_ACQUIRE)) < n)
 		futex(&g->passed, FUTEX_WAIT, seen);
+	t_done = now_ns();
+	__atomic_store_n(&g->done, 1, __ATOMIC_RELAXED);
 	while (wait(NULL) > 0 || errno == EINTR)
 		;
-	printf("ready_s %.6f\nrelease_s %.6f\n", (double)(t_ready - t0) / 1e9,
+	printf("ready_s %.6f\nrelease_s %.6f\nstop_s %.6f\n",
+	       (double)(t_ready - t0) / 1e9,
 	       (double)(__atomic_load_n(&g->last_ns, __ATOMIC_RELAXED) -
-			t_open) / 1e9);
+			t_open) / 1e9,
+	       (double)(now_ns() - t_done) / 1e9);
 	return 0;
 }
 
@@ -223,9 +243,10 @@ int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "loop"))
 		return loop(argv[2], atof(argv[3]), argc > 4 ? argv[4] : NULL);
-	if (argc == 3 && !strcmp(argv[1], "spawn"))
-		return spawn((unsigned int)strtoul(argv[2], NULL, 10));
+	if ((argc == 3 || (argc == 4 && !strcmp(argv[3], "busy"))) &&
+	    !strcmp(argv[1], "spawn"))
+		return spawn((unsigned int)strtoul(argv[2], NULL, 10), argc == 4);
 	fprintf(stderr, "usage: bare loop getppid|brk|kill|creat SECONDS [DIR]\n"
-			"       bare spawn N\n");
+			"       bare spawn N [busy]\n");
 	return 2;
 }

@@ -119,14 +119,15 @@ say "10000 users need pid_max and threads-max above 10000 plus the driver's"
 say "share, RLIMIT_NPROC above 10000 for a non-root user, and about 1.5 GiB"
 say "(page tables and kernel stacks of 10000 small processes)."
 say ""
-say "| users | runs | bare fork+gate ready s | aimsweep ready s (start_s) | ratio | bare release s | aimsweep release s | driver CPU % of a core | driver max RSS KiB |"
-say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+say "| users | runs | bare fork+gate ready s | aimsweep ready s (start_s) | ratio | bare release s (idle / busy children) | aimsweep release s | ratio to busy | driver CPU % of a core | driver max RSS KiB |"
+say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '1 getppid\n' >"$work/g.wf"
 for n in 100 1000 10000; do
 	reps=$REPS
 	[ "$n" -ge 10000 ] && reps=1
 	: >"$work/s.bready"
 	: >"$work/s.brel"
+	: >"$work/s.bbusy"
 	: >"$work/s.ready"
 	: >"$work/s.rel"
 	: >"$work/s.cpu"
@@ -135,6 +136,8 @@ for n in 100 1000 10000; do
 		"$BARE" spawn "$n" >"$work/spawn" || continue
 		awk '/ready_s/ { print $2 }' "$work/spawn" >>"$work/s.bready"
 		awk '/release_s/ { print $2 }' "$work/spawn" >>"$work/s.brel"
+		"$BARE" spawn "$n" busy >"$work/spawn" || continue
+		awk '/release_s/ { print $2 }' "$work/spawn" >>"$work/s.bbusy"
 		j=$(sweep "$work/g.wf" --levels "$n" -t 3 -w 0.5 --grace 60) || continue
 		jq '.levels[0].start_s' "$j" >>"$work/s.ready"
 		jq '.levels[0].release_s' "$j" >>"$work/s.rel"
@@ -143,19 +146,23 @@ for n in 100 1000 10000; do
 	done
 	awk -v n="$n" -v r="$reps" -v br="$(median <"$work/s.bready")" \
 	    -v ar="$(median <"$work/s.ready")" -v bl="$(median <"$work/s.brel")" \
+	    -v bb="$(median <"$work/s.bbusy")" \
 	    -v al="$(median <"$work/s.rel")" -v c="$(median <"$work/s.cpu")" \
 	    -v m="$(median <"$work/s.rss")" 'BEGIN {
-		printf "| %d | %d | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.0f |\n",
-			n, r, br, ar, (br > 0 ? ar / br : 0), bl, al, c, m }' |
+		printf "| %d | %d | %.3f | %.3f | %.2f | %.3f / %.3f | %.3f | %.2f | %.2f | %.0f |\n",
+			n, r, br, ar, (br > 0 ? ar / br : 0), bl, bb, al,
+			(bb > 0 ? al / bb : 0), c, m }' |
 		tee -a "$OUT"
 	echo "$n $(median <"$work/s.rss")" >>"$work/rss_by_users"
 done
 say ""
 say "Targets: 1000 users ready in < 0.5 s; driver CPU < 1% of a core."
-say "The bare column is this machine's floor: the same number of fork()s"
-say "from one process, each child counting itself in at a futex gate; its"
-say "children leave as soon as they are through, while aimsweep's users"
-say "start a getppid loop, so later ones wait for the scheduler."
+say "The bare columns are this machine's floor: the same number of fork()s"
+say "from one process, each child counting itself in at a futex gate. Idle"
+say "children leave as soon as they are through; busy ones call getppid()"
+say "in a loop until the last is through, as aimsweep's users start their"
+say "ops, so later ones wait for CPUs the earlier ones hold: that release"
+say "time is the scheduler's round over N busy tasks."
 say ""
 
 # Per-user private memory: users of a running level, read from outside.
