@@ -57,9 +57,13 @@ say "|---|---:|---:|---:|---:|---:|---:|---:|"
 for op in getppid brk kill creat; do
 	printf '1 %s\n' "$op" >"$work/$op.wf"
 	: >"$work/$op.runs"
-	mkdir -p "$work/files"
 	for r in $(seq "$REPS"); do
-		b=$(taskset -c "$cpu" "$BARE" loop "$op" 1 "$work/files") || continue
+		# A new directory as deep as a user's (scratch/aimsweep.X/u0)
+		# each time: reusing one lets the bare creat find the dentries
+		# of its earlier runs' names, 9-17% faster here than fresh.
+		rm -rf "$work/bare"
+		mkdir -p "$work/bare/run/u0"
+		b=$(taskset -c "$cpu" "$BARE" loop "$op" 1 "$work/bare/run/u0") || continue
 		j=$(sweep "$work/$op.wf" --levels 1 -t 1 -w 0.3 -d "$work" --cpus "$cpu") || continue
 		on=$(jq '.levels[0].jobs[0].ops_per_sec' "$j")
 		j=$(sweep "$work/$op.wf" --levels 1 -t 1 -w 0.3 -d "$work" --cpus "$cpu" --no-latency) || continue
