@@ -41,8 +41,7 @@ static int brk_own_heap(uintptr_t step)
 {
 	char *page;
 
-	if (__atomic_load_n(&brk_heap_owned, __ATOMIC_ACQUIRE) ||
-	    __atomic_exchange_n(&brk_heap_owned, 1, __ATOMIC_ACQ_REL))
+	if (__atomic_exchange_n(&brk_heap_owned, 1, __ATOMIC_ACQ_REL))
 		return 0;
 	page = sbrk((intptr_t)step);
 	if (page == (void *)-1) {

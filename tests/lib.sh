@@ -103,9 +103,9 @@ wait_for_levels() {
 }
 
 # How long a signalled run may take to exit, in ms: the half second the
-# driver gives its users plus its own ending. A sanitized driver also runs
-# LeakSanitizer as it exits, with another sanitized test beside it
-# (check-sanitized runs two at a time): 2027 ms was seen there once.
+# driver gives its users plus its own ending. A sanitized build is slower
+# throughout, runs LeakSanitizer as it exits, and check-sanitized runs two
+# tests at a time: 2027 ms was seen there once, against 200-450 ms alone.
 exit_limit_ms=2000
 if ldd "$AIMSWEEP" 2>/dev/null | grep -q 'libasan'; then
 	exit_limit_ms=4000

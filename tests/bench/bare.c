@@ -174,11 +174,11 @@ static int loop(const char *name, double seconds, const char *dir)
  * creating, parking and waking them, with no work of theirs in it.
  *
  * With "busy", each child that is through calls getppid() in a loop until
- * the last one is through, as aimsweep's users start their ops: the later
- * ones then wait for CPUs the earlier ones hold, and the release time is
- * the scheduler's round over N busy tasks, which no harness can shorten.
- * stop_s is the time from telling them to stop until all have exited:
- * the same round again, as each sees the word only when it next runs.
+ * the last one is through: the later ones then wait for CPUs the earlier
+ * ones hold, and the release time is the scheduler's round over N busy
+ * tasks, what a harness whose users start their ops at once would pay
+ * (aimsweep's users yield until all are through instead). stop_s is the
+ * time from telling them to stop until all have exited and been reaped.
  */
 struct gate {
 	uint32_t ready, open, passed, done;

@@ -214,9 +214,9 @@ say "Targets: 1000 users ready in < 0.5 s; driver CPU < 1% of a core."
 say "The bare columns are this machine's floor: the same number of fork()s"
 say "from one process, each child counting itself in at a futex gate. Idle"
 say "children leave as soon as they are through; busy ones call getppid()"
-say "in a loop until the last is through, as aimsweep's users start their"
-say "ops, so later ones wait for CPUs the earlier ones hold: that release"
-say "time is the scheduler's round over N busy tasks."
+say "in a loop until the last is through, so later ones wait for CPUs the"
+say "earlier ones hold: that release time is the scheduler's round over N"
+say "busy tasks. aimsweep's users yield until all are through instead."
 say ""
 
 # --- 4. A 100..1000 ramp against its nominal time. ---
