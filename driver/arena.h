@@ -28,11 +28,11 @@ struct arena_header {
 	char pad1[CACHE_LINE - sizeof(uint32_t)];
 	uint32_t stop;		/* == level_gen: users finish their op, park */
 	char pad2[CACHE_LINE - sizeof(uint32_t)];
-	uint32_t ready;		/* users that finished init, at the gate */
+	uint32_t ready;		/* users at the gate */
 	char pad3[CACHE_LINE - sizeof(uint32_t)];
 	uint32_t parked;	/* users that finished the level */
 	char pad4[CACHE_LINE - sizeof(uint32_t)];
-	uint32_t passed;	/* users through the gate, into their loop */
+	uint32_t passed;	/* users through the gate and set up */
 	char pad6[CACHE_LINE - sizeof(uint32_t)];
 	uint32_t measuring;	/* == level_gen between t0 and t1 */
 	char pad5[CACHE_LINE - sizeof(uint32_t)];
@@ -71,7 +71,7 @@ struct user_slot {
 	int32_t exit_code;	/* why the user gave up, see users.h */
 	int32_t cpu;		/* pinned CPU read back; -1 none, -2 mismatch */
 	uint32_t parked_gen;	/* the last generation it finished */
-	uint64_t gate_passed_ns;	/* when it came through the gate */
+	uint64_t gate_passed_ns;	/* when it was through the gate, set up */
 	struct slot_rusage rusage;	/* of the last level it finished */
 	char reason[USER_REASON_LEN];	/* and in words */
 	int32_t sysv_ids[JOB_SYSV_MAX];	/* see job_register_sysv() */

@@ -292,8 +292,9 @@ static void rusage_now(struct slot_rusage *r)
 	r->maxrss_kb = self.ru_maxrss;
 }
 
-/* One level in a user: set the jobs up, wait at the gate, run until the
- * stop word names this level, tear the jobs down, park. */
+/* One level in a user: wait at the gate, set the jobs up, yield until
+ * every user is set up, run until the stop word names this level, tear
+ * the jobs down, park. */
 static void user_run_level(struct user_pool *pool, unsigned int user,
 			   uint32_t gen, struct user_entry *entries)
 {
@@ -303,8 +304,36 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	struct slot_rusage start, end;
 	char dir[PATH_MAX], reason[256];
 	struct job_ctx ctx;
-	uint16_t *order;
+	uint16_t *order = NULL;
 	size_t len = 0;
+
+	/* Only the last one wakes the driver, which looks at the count every
+	 * 10 ms anyway: a thousand wakes of a real-time driver would each
+	 * preempt a user, and cost the level's start two context switches a
+	 * user. */
+	if (__atomic_add_fetch(&hdr->ready, 1, __ATOMIC_RELEASE) ==
+	    __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED))
+		gate_wake_one(&hdr->ready);
+	for (uint32_t g; (g = __atomic_load_n(&hdr->gate, __ATOMIC_ACQUIRE)) != gen;)
+		gate_wait_change(&hdr->gate, g, 0);
+	/*
+	 * Set up after the gate, inside the warm-up: the driver opens the
+	 * gate as soon as every user exists, instead of after the slowest of
+	 * a thousand set-ups, and set-up on some users overlaps the forking
+	 * of others. No window is open: it starts only when every user has
+	 * set up and counted itself through below. A level stopped before it
+	 * ran (a failed fork) skips the set-up.
+	 */
+	for (size_t e = 0; e < mix->n_entries; e++) {
+		entries[e].job = mix->entries[e].job;
+		entries[e].counters = &slot->counters[e];
+		entries[e].ready = false;
+		entries[e].hist = NULL;
+	}
+	if (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) == gen) {
+		rusage_now(&start);
+		goto park;
+	}
 
 	if (pool->shared_dirs) {
 		snprintf(dir, sizeof(dir), "%s",
@@ -340,11 +369,7 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		const struct job *job = mix->entries[e].job;
 		int rc;
 
-		entries[e].job = job;
-		entries[e].counters = &slot->counters[e];
-		entries[e].ready = false;
 		entries[e].streak = 0;
-		entries[e].hist = NULL;
 		if (pool->params->latency) {
 			entries[e].hist = arena_hist(pool->arena, slot, e);
 			memset(entries[e].hist, 0, sizeof(struct hist));
@@ -377,17 +402,8 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		user_fail(slot, USER_EXIT_SETUP, "out of memory for the job order");
 
 	rusage_now(&start);
-	/* Only the last one wakes the driver, which looks at the count every
-	 * 10 ms anyway: a thousand wakes of a real-time driver would each
-	 * preempt a user, and cost the level's start two context switches a
-	 * user. */
-	if (__atomic_add_fetch(&hdr->ready, 1, __ATOMIC_RELEASE) ==
-	    __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED))
-		gate_wake_one(&hdr->ready);
-	for (uint32_t g; (g = __atomic_load_n(&hdr->gate, __ATOMIC_ACQUIRE)) != gen;)
-		gate_wait_change(&hdr->gate, g, 0);
 	/* For release_s, and for the driver, which starts the window only
-	 * when everyone is through. */
+	 * when everyone is through and set up. */
 	__atomic_store_n(&slot->gate_passed_ns, now_ns(), __ATOMIC_RELAXED);
 	if (__atomic_add_fetch(&hdr->passed, 1, __ATOMIC_RELEASE) ==
 	    __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED))
@@ -423,6 +439,7 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		while (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != gen)
 			usleep(10000);
 	}
+park:
 	for (size_t e = 0; e < mix->n_entries; e++)
 		if (entries[e].ready && entries[e].job->fini)
 			entries[e].job->fini(entries[e].state);
@@ -826,10 +843,9 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 	/*
 	 * The new generation is announced before the missing users are
 	 * forked, with release order: a user that sees it sees the counts
-	 * above. Parked users and each new child (born seeing it) then set
-	 * up their jobs on the other CPUs while the driver is still forking,
-	 * instead of all of them after the last fork. They wait at the gate,
-	 * so the window is not touched by this.
+	 * above. Parked users and each new child (born seeing it) then come
+	 * to the gate on the other CPUs while the driver is still forking,
+	 * instead of all of them after the last fork.
 	 */
 	lr->gen = gen_now + 1;
 	__atomic_store_n(&hdr->level_gen, lr->gen, __ATOMIC_RELEASE);
