@@ -14,7 +14,15 @@ REPS=${REPS:-5}
 OUT=${BENCH_OUT:-bench-results.md}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/aimsweep-bench.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+# creat runs in tmpfs where there is one: on ext4 here, the same creat
+# loop ran 50k to 76k files/s from one second to the next, with the
+# journal's state, which buried the harness's cost; on tmpfs it is
+# steady. Elsewhere it runs in $work.
+fsdir=$work
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	fsdir=$(mktemp -d /dev/shm/aimsweep-bench.XXXXXX) || fsdir=$work
+fi
+trap 'rm -rf "$work"; [ "$fsdir" = "$work" ] || rm -rf "$fsdir"' EXIT
 trap 'exit 130' INT TERM
 started=$(date +%s)
 
@@ -48,26 +56,37 @@ say ""
 # percent slower than another for minutes, which would otherwise land on
 # whichever column the scheduler happened to put there.
 cpu=$(($(nproc) - 1))
-say "## Per-op overhead at 1 user (median of $REPS; 1 s windows; bare loop and user both on CPU $cpu)"
+say "## Per-op overhead at 1 user (median of $REPS; 1 s windows; bare loop and user both on CPU $cpu; creat in $(stat -f -c %T "$fsdir"))"
 say ""
 say "| op | bare ops/s | aimsweep ops/s (latency on) | ratio | aimsweep ops/s (latency off) | ratio | bare ns/op | aimsweep ns/op (on) |"
 say "|---|---:|---:|---:|---:|---:|---:|---:|"
-# The ratios are medians of each run's own ratio to the bare run just
-# before it, so that a drift of the machine over minutes cancels out.
+# The ratios are medians of each run's own ratio to the bare run next to
+# it, so that a drift of the machine over minutes cancels out; the order
+# alternates (bare, on, off, then off, on, bare), so that a drift within
+# a run does not always favour the same column.
+bare_run() {
+	# A new directory as deep as a user's (scratch/aimsweep.X/u0) each
+	# time: reusing one lets the bare creat find the dentries of its
+	# earlier runs' names, 9-17% faster here than fresh.
+	rm -rf "$fsdir/bare"
+	mkdir -p "$fsdir/bare/run/u0"
+	taskset -c "$cpu" "$BARE" loop "$1" 1 "$fsdir/bare/run/u0"
+}
+job_run() {
+	j=$(sweep "$work/$1.wf" --levels 1 -t 1 -w 0.3 -d "$fsdir" --cpus "$cpu" ${2:-}) &&
+		jq '.levels[0].jobs[0].ops_per_sec' "$j"
+}
 for op in getppid brk kill creat; do
 	printf '1 %s\n' "$op" >"$work/$op.wf"
 	: >"$work/$op.runs"
 	for r in $(seq "$REPS"); do
-		# A new directory as deep as a user's (scratch/aimsweep.X/u0)
-		# each time: reusing one lets the bare creat find the dentries
-		# of its earlier runs' names, 9-17% faster here than fresh.
-		rm -rf "$work/bare"
-		mkdir -p "$work/bare/run/u0"
-		b=$(taskset -c "$cpu" "$BARE" loop "$op" 1 "$work/bare/run/u0") || continue
-		j=$(sweep "$work/$op.wf" --levels 1 -t 1 -w 0.3 -d "$work" --cpus "$cpu") || continue
-		on=$(jq '.levels[0].jobs[0].ops_per_sec' "$j")
-		j=$(sweep "$work/$op.wf" --levels 1 -t 1 -w 0.3 -d "$work" --cpus "$cpu" --no-latency) || continue
-		off=$(jq '.levels[0].jobs[0].ops_per_sec' "$j")
+		if [ $((r % 2)) = 1 ]; then
+			b=$(bare_run "$op") && on=$(job_run "$op") &&
+				off=$(job_run "$op" --no-latency) || continue
+		else
+			off=$(job_run "$op" --no-latency) && on=$(job_run "$op") &&
+				b=$(bare_run "$op") || continue
+		fi
 		echo "$b $on $off" >>"$work/$op.runs"
 	done
 	b=$(awk '{ print $1 }' "$work/$op.runs" | median)
@@ -82,8 +101,8 @@ for op in getppid brk kill creat; do
 		tee -a "$OUT"
 done
 say ""
-say "Each ratio is the median of the runs' ratios to the bare run right"
-say "before them."
+say "Each ratio is the median of the runs' ratios to the bare run next to"
+say "them; the order alternates between bare, on, off and off, on, bare."
 say "Targets: ratio with latency on >= 0.98 for getppid, >= 0.97 for the others."
 say ""
 
