@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "driver/config.h"
+#include "driver/scratch.h"
 #include "driver/workfile.h"
 
 #define MAX_SCRATCH_DIRS CONFIG_MAX_DISKDIRS
@@ -47,6 +48,7 @@ struct run_params {
 	/* -d (repeatable), else the config's DISKDIRs, else $TMPDIR, else
 	 * /tmp; user u works in scratch_bases[u % n_scratch]. */
 	const char *scratch_bases[MAX_SCRATCH_DIRS];
+	struct scratch_fs scratch_fs[MAX_SCRATCH_DIRS]; /* of each base */
 	size_t n_scratch;
 	const char *config_path;	/* -c */
 	struct config config;		/* its contents, when config_path */

@@ -150,6 +150,18 @@ static void add_params(struct builder *b, cJSON *root,
 			b->failed = 1;
 		}
 	}
+	dirs = add_arr(b, o, "scratch_fs");
+	for (size_t i = 0; i < p->n_scratch; i++) {
+		cJSON *fs = push_obj(b, dirs);
+
+		if (!fs)
+			continue;
+		add_str(b, fs, "type", p->scratch_fs[i].type);
+		if (p->scratch_fs[i].journal >= 0 &&
+		    !cJSON_AddBoolToObject(fs, "journal",
+					   p->scratch_fs[i].journal))
+			b->failed = 1;
+	}
 	if (p->config_path)
 		add_str(b, o, "config", p->config_path);
 	add_str(b, o, "output_dir", p->output_dir);

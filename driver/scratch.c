@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "driver/scratch.h"
@@ -33,6 +34,67 @@ int scratch_check_base(const char *base, char *err, size_t errlen)
 		return errno;
 	}
 	return 0;
+}
+
+/* Whether the block device dev carries a journal jbd2 runs: jbd2 lists
+ * each one in /proc/fs/jbd2 as DEVICE-INODE (vda-8), and has no such
+ * directory when it runs none. 1, 0, or -1 when it cannot be told. */
+static int journal_on(dev_t dev)
+{
+	char link[64], target[PATH_MAX], *name;
+	struct dirent *e;
+	size_t n;
+	ssize_t len;
+	DIR *d;
+	int found = 0;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev),
+		 minor(dev));
+	len = readlink(link, target, sizeof(target) - 1);
+	if (len <= 0)
+		return -1;
+	target[len] = '\0';
+	name = strrchr(target, '/');
+	name = name ? name + 1 : target;
+	n = strlen(name);
+	d = opendir("/proc/fs/jbd2");
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while (!found && (e = readdir(d)))
+		found = !strncmp(e->d_name, name, n) && e->d_name[n] == '-';
+	closedir(d);
+	return found;
+}
+
+void scratch_probe_fs(const char *base, struct scratch_fs *fs)
+{
+	char line[4096], type[32];
+	unsigned int maj, min;
+	struct stat st;
+	FILE *f;
+
+	snprintf(fs->type, sizeof(fs->type), "unknown");
+	fs->journal = -1;
+	if (stat(base, &st))
+		return;
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return;
+	/* mount-id parent-id major:minor root mount-point ... - type source */
+	while (fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		if (sscanf(line, "%*s %*s %u:%u", &maj, &min) == 2 &&
+		    maj == major(st.st_dev) && min == minor(st.st_dev) && sep &&
+		    sscanf(sep + 3, "%31s", type) == 1) {
+			snprintf(fs->type, sizeof(fs->type), "%s", type);
+			break;
+		}
+	}
+	fclose(f);
+	if (!strcmp(fs->type, "ext2") || !strcmp(fs->type, "ext3") ||
+	    !strcmp(fs->type, "ext4"))
+		fs->journal = journal_on(st.st_dev);
 }
 
 int scratch_create(struct scratch *s, const char *base, char *err,

@@ -16,6 +16,16 @@ struct scratch {
 /* Checks that base is a directory we can write in; 0 or an errno with a
  * message in err. Touches nothing. */
 int scratch_check_base(const char *base, char *err, size_t errlen);
+/* What a scratch directory's filesystem is, for the record and for the
+ * warning below. */
+struct scratch_fs {
+	char type[32];		/* as /proc/self/mountinfo names it */
+	int journal;		/* ext2/3/4: 1 or 0; -1: other, or unknown */
+};
+
+/* The filesystem that holds base: its mount's type, "unknown" where no
+ * mount matches, and for ext2/3/4 whether a journal runs on it. */
+void scratch_probe_fs(const char *base, struct scratch_fs *fs);
 /* Creates the private directory and its owner file. */
 int scratch_create(struct scratch *s, const char *base, char *err,
 		   size_t errlen);
