@@ -83,10 +83,10 @@ static int run_main(int argc, char **argv)
 		 * much as the kernel change: say so before the run. */
 		if (p.scratch_fs[i].journal == 0 && mix_uses_dir(&mix))
 			msg_warn("%s is on %s without a journal, which does not reuse "
-				 "the inodes of files deleted in the last 60 s (300 s "
-				 "until they are written back): file-creating jobs slow "
-				 "down when runs follow each other; leave a few minutes "
-				 "between runs you compare",
+				 "the inodes of files deleted in the last minute (six "
+				 "while they are not written back): file-creating jobs "
+				 "slow down when runs follow each other; leave a few "
+				 "minutes between runs you compare",
 				 p.scratch_bases[i], p.scratch_fs[i].type);
 	}
 	if (!rc)

@@ -36,40 +36,58 @@ int scratch_check_base(const char *base, char *err, size_t errlen)
 	return 0;
 }
 
-/* Whether the block device dev carries a journal jbd2 runs: jbd2 lists
- * each one in /proc/fs/jbd2 as DEVICE-INODE (vda-8), and has no such
- * directory when it runs none. 1, 0, or -1 when it cannot be told. */
-static int journal_on(dev_t dev)
+/*
+ * Whether the ext4 driver runs a journal on block device maj:min: it shows
+ * each filesystem's options in /proc/fs/ext4/DEVICE/options, with a
+ * data= mode only when there is a journal (internal or external). 1, 0,
+ * or -1 when it cannot be told (no sysfs, not mounted by the ext4 driver).
+ */
+static int ext4_journal(unsigned int maj, unsigned int min)
 {
-	char link[64], target[PATH_MAX], *name;
-	struct dirent *e;
-	size_t n;
+	char path[PATH_MAX], target[PATH_MAX], word[64];
+	const char *name;
 	ssize_t len;
-	DIR *d;
+	FILE *f;
 	int found = 0;
 
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev),
-		 minor(dev));
-	len = readlink(link, target, sizeof(target) - 1);
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min);
+	len = readlink(path, target, sizeof(target) - 1);
 	if (len <= 0)
 		return -1;
 	target[len] = '\0';
 	name = strrchr(target, '/');
 	name = name ? name + 1 : target;
-	n = strlen(name);
-	d = opendir("/proc/fs/jbd2");
-	if (!d)
-		return errno == ENOENT ? 0 : -1;
-	while (!found && (e = readdir(d)))
-		found = !strncmp(e->d_name, name, n) && e->d_name[n] == '-';
-	closedir(d);
+	snprintf(path, sizeof(path), "/proc/fs/ext4/%s/options", name);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (!found && fscanf(f, "%63s", word) == 1)
+		found = !strncmp(word, "data=", 5);
+	fclose(f);
 	return found;
+}
+
+/* The mount ID of the mount that holds path (the first field of its
+ * /proc/self/mountinfo line), or -1 where statx cannot tell it. */
+static long long mount_id(const char *path)
+{
+#ifdef STATX_MNT_ID
+	struct statx stx;
+
+	if (!statx(AT_FDCWD, path, 0, STATX_MNT_ID, &stx) &&
+	    (stx.stx_mask & STATX_MNT_ID))
+		return (long long)stx.stx_mnt_id;
+#else
+	(void)path;
+#endif
+	return -1;
 }
 
 void scratch_probe_fs(const char *base, struct scratch_fs *fs)
 {
 	char line[4096], type[32];
-	unsigned int maj, min;
+	unsigned int maj, min, fs_maj = 0, fs_min = 0;
+	long long id, want = mount_id(base);
 	struct stat st;
 	FILE *f;
 
@@ -80,21 +98,30 @@ void scratch_probe_fs(const char *base, struct scratch_fs *fs)
 	f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
 		return;
-	/* mount-id parent-id major:minor root mount-point ... - type source */
+	/*
+	 * mount-id parent-id major:minor root mount-point ... - type source.
+	 * By mount ID where statx gives it: btrfs gives each subvolume a
+	 * device number of its own, which is not the mount's.
+	 */
 	while (fgets(line, sizeof(line), f)) {
 		const char *sep = strstr(line, " - ");
 
-		if (sscanf(line, "%*s %*s %u:%u", &maj, &min) == 2 &&
-		    maj == major(st.st_dev) && min == minor(st.st_dev) && sep &&
-		    sscanf(sep + 3, "%31s", type) == 1) {
+		if (sscanf(line, "%lld %*s %u:%u", &id, &maj, &min) != 3 || !sep)
+			continue;
+		if (want >= 0 ? id != want :
+				maj != major(st.st_dev) || min != minor(st.st_dev))
+			continue;
+		if (sscanf(sep + 3, "%31s", type) == 1) {
 			snprintf(fs->type, sizeof(fs->type), "%s", type);
+			fs_maj = maj;
+			fs_min = min;
 			break;
 		}
 	}
 	fclose(f);
 	if (!strcmp(fs->type, "ext2") || !strcmp(fs->type, "ext3") ||
 	    !strcmp(fs->type, "ext4"))
-		fs->journal = journal_on(st.st_dev);
+		fs->journal = ext4_journal(fs_maj, fs_min);
 }
 
 int scratch_create(struct scratch *s, const char *base, char *err,

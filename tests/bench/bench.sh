@@ -14,10 +14,11 @@ REPS=${REPS:-5}
 OUT=${BENCH_OUT:-bench-results.md}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/aimsweep-bench.XXXXXX") || exit 1
-# creat runs in tmpfs where there is one: on ext4 here, the same creat
-# loop ran 50k to 76k files/s from one second to the next, with the
-# journal's state, which buried the harness's cost; on tmpfs it is
-# steady. Elsewhere it runs in $work.
+# creat runs in tmpfs where there is one: on this VM's root (ext4 without
+# a journal, which steps over recently deleted inodes when it creates a
+# file) the same creat loop ran 50k to 76k files/s from one second to the
+# next, which buried the harness's cost; on tmpfs it is steady. Elsewhere
+# it runs in $work.
 fsdir=$work
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	fsdir=$(mktemp -d /dev/shm/aimsweep-bench.XXXXXX) || fsdir=$work
