@@ -63,8 +63,9 @@ static const struct run_option run_options[] = {
 	{ "runtime", required_argument, 't', "SECONDS",
 	  "measured window per level (default 10)" },
 	{ "warmup", required_argument, 'w', "SECONDS",
-	  "unmeasured time after the start gate opens; the window also\n"
-	  "waits for every user to be through the gate (default 2)" },
+	  "unmeasured time after the start gate opens, in which users set\n"
+	  "up and run; the window also waits until every user is set up\n"
+	  "and in its loop for half of it (default 2)" },
 	{ "grace", required_argument, OPT_GRACE, "SECONDS",
 	  "time users get to finish after the window, counted again from\n"
 	  "each user that finishes, before they are killed and the level\n"

@@ -13,7 +13,10 @@
 #include "driver/sysview.h"
 #include "driver/workfile.h"
 
-#define RESULT_SCHEMA_VERSION 1
+#define RESULT_SCHEMA_VERSION 2
+/* The oldest version report, compare and plot still read: what they
+ * show did not change from 1 to 2. */
+#define RESULT_SCHEMA_OLDEST 1
 #define REASON_LEN 512
 
 struct job_result {

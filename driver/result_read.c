@@ -61,10 +61,13 @@ static bool check_tree(const cJSON *root, const char *name, char *err,
 			 name);
 		return false;
 	}
-	if (ver->valuedouble != RESULT_SCHEMA_VERSION) {
+	if (ver->valuedouble != (int)ver->valuedouble ||
+	    ver->valuedouble < RESULT_SCHEMA_OLDEST ||
+	    ver->valuedouble > RESULT_SCHEMA_VERSION) {
 		snprintf(err, errlen,
-			 "%s: schema_version %g is not one this aimsweep reads (%d)",
-			 name, ver->valuedouble, RESULT_SCHEMA_VERSION);
+			 "%s: schema_version %g is not one this aimsweep reads (%d to %d)",
+			 name, ver->valuedouble, RESULT_SCHEMA_OLDEST,
+			 RESULT_SCHEMA_VERSION);
 		return false;
 	}
 	levels = cJSON_GetObjectItemCaseSensitive(root, "levels");

@@ -254,10 +254,10 @@ static double cpu_s(const struct rusage *r)
 	       (double)(r->ru_utime.tv_usec + r->ru_stime.tv_usec) / 1e6;
 }
 
-/* The last user through the gate, from the moment it opened; users that
- * never came through (a failed level) are left out. */
-static double release_spread(const struct arena *a, unsigned int users,
-			     uint64_t t_gate)
+/* When the last user was through the gate and set up, t_gate at the
+ * earliest; users that never came through (a failed level) are left out. */
+static uint64_t last_through_ns(const struct arena *a, unsigned int users,
+				uint64_t t_gate)
 {
 	uint64_t last = t_gate;
 
@@ -268,13 +268,30 @@ static double release_spread(const struct arena *a, unsigned int users,
 		if (t > last)
 			last = t;
 	}
-	return (double)(last - t_gate) / NSEC_PER_SEC;
+	return last;
+}
+
+/* The warm-up until `deadline`, looking at the users every 100 ms: one
+ * whose set-up failed ends the level then, not after the whole warm-up
+ * (up to an hour). false on a failure or a signal. */
+static bool warm_up(struct sweep *s, struct level_run *lr, uint64_t deadline)
+{
+	const uint64_t step = NSEC_PER_SEC / 10;
+
+	for (uint64_t t = now_ns(); t < deadline; t = now_ns()) {
+		if (!sleep_until_ns(deadline - t > step ? t + step : deadline,
+				    &run_interrupted) ||
+		    users_check(&s->pool, lr))
+			return false;
+	}
+	return true;
 }
 
 /*
  * One level: call the users to it (forking those the pool lacks), wait
- * for all of them at the gate, open it, let the warm-up pass, snapshot at
- * t0 and t1, stop, wait for them to park. The window is timed by the
+ * for all of them at the gate, open it, let the warm-up pass while they
+ * set up and start their loops, snapshot at t0 and t1, stop, wait for
+ * them to park. The window is timed by the
  * parent alone, so users' start and stop skew is not in it. Returns false
  * when higher levels cannot work either.
  */
@@ -287,6 +304,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	struct level_run lr = { 0 };
 	struct sysview sys0, sys1;
 	struct rusage self0, self1;
+	uint64_t warmup = (uint64_t)(p->warmup_s * NSEC_PER_SEC);
 	uint64_t t_start, t_gate = 0, t_stop;
 	bool measured = false;
 
@@ -324,13 +342,18 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 
 	t_gate = now_ns();
 	users_release(&s->pool, &lr);
-	if (!sleep_until_ns(t_gate + (uint64_t)(p->warmup_s * NSEC_PER_SEC),
-			    &run_interrupted))
+	if (!warm_up(s, &lr, t_gate + warmup))
 		goto stop;
-	/* The window starts with every user in its loop: at thousands of
-	 * users the scheduler can take longer than the warm-up to run each
-	 * of them once after the gate opens (release_s). */
+	/*
+	 * The window starts with every user set up and in its loop, and
+	 * each of them in it for at least half the warm-up: at thousands of
+	 * users, or with jobs that write files to set up, coming through
+	 * the gate (release_s) can take longer than the warm-up itself.
+	 */
 	if (users_wait_through(&s->pool, &lr))
+		goto stop;
+	if (!warm_up(s, &lr, last_through_ns(&s->arena, users, t_gate) +
+				     warmup / 2))
 		goto stop;
 	__atomic_store_n(&s->arena.hdr->measuring, lr.gen, __ATOMIC_RELEASE);
 	sysview_read(&sys0);
@@ -355,7 +378,9 @@ stop:
 	users_level_end(&s->pool, &lr, p->grace_s);
 	level->rusage = lr.rusage;
 	if (measured) {
-		level->release_s = release_spread(&s->arena, users, t_gate);
+		level->release_s = (double)(last_through_ns(&s->arena, users,
+							     t_gate) -
+					    t_gate) / NSEC_PER_SEC;
 		level->stop_s = (double)(now_ns() - t_stop) / NSEC_PER_SEC;
 	}
 	if (lr.failed) {

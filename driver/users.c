@@ -955,6 +955,13 @@ int users_wait_through(struct user_pool *pool, struct level_run *lr)
 			"came through the start gate");
 }
 
+int users_check(struct user_pool *pool, struct level_run *lr)
+{
+	reap_exited(pool, lr);
+	check_threads(pool, lr);
+	return lr->failed ? -1 : 0;
+}
+
 void users_release(struct user_pool *pool, struct level_run *lr)
 {
 	__atomic_store_n(&pool->arena->hdr->gate, lr->gen, __ATOMIC_RELEASE);

@@ -90,6 +90,9 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
  * failure or a signal. */
 int users_wait_ready(struct user_pool *pool, struct level_run *lr);
 void users_release(struct user_pool *pool, struct level_run *lr);
+/* Notes users that died or whose thread ended since the last look; -1
+ * when the level has failed. Does not wait. */
+int users_check(struct user_pool *pool, struct level_run *lr);
 /* Waits until every user of the level has come through the open gate;
  * -1 on a failure or a signal. */
 int users_wait_through(struct user_pool *pool, struct level_run *lr);

@@ -40,8 +40,20 @@ for n in 5 6 7 8 9 10 12 16; do
 	if jq -e '[.levels[] | select(.status == "ok") | .jobs[] | select(.errors > 0)] | length > 0' "$json" >/dev/null; then
 		seen_counted=1
 	fi
-	if jq -e '[.levels[] | select(.status == "failed")] | length > 0' "$json" >/dev/null; then
+	if jq -e '[.levels[] | select(.status == "failed")] | length > 0' "$json" >/dev/null &&
+		[ "$seen_failed" = 0 ]; then
 		seen_failed=1
+		# The driver looks at the users during the warm-up: a user
+		# that failed in it ends the level then, not 30 s later.
+		t0=$(date +%s)
+		env AIMSWEEP_TEST_TAG="$tag" timeout -s KILL 60 prlimit --nofile="$n:$n" \
+			"$AIMSWEEP" run --no-plot --levels 1 -t 0.5 -w 30 \
+			-d "$scratch" -o "$out" "$test_dir/wf" >/dev/null 2>&1
+		got=$?
+		took=$(($(date +%s) - t0))
+		[ "$got" = 1 ] || fail "nofile $n, 30 s warm-up: exit status $got, want 1"
+		[ "$took" -lt 10 ] || fail "nofile $n: a failure in a 30 s warm-up took $took s to end the level"
+		check_scratch_empty
 	fi
 done
 # A process left by any of the runs would still be here.

@@ -335,7 +335,7 @@ static void test_document(void)
 		goto out;
 
 	CHECK_JSON_NUM(root, "schema_version", RESULT_SCHEMA_VERSION);
-	CHECK_JSON_NUM(root, "schema_version", 1);
+	CHECK_JSON_NUM(root, "schema_version", 2);
 	CHECK_JSON_STR(root, "tool.name", "aimsweep");
 	CHECK_JSON_STR(root, "tool.version", PACKAGE_VERSION);
 	CHECK_JSON_STR(root, "status", "failed");
