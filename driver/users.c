@@ -318,11 +318,11 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		gate_wait_change(&hdr->gate, g, 0);
 	/*
 	 * Set up after the gate, inside the warm-up: the driver opens the
-	 * gate as soon as every user exists, instead of after the slowest of
-	 * a thousand set-ups, and set-up on some users overlaps the forking
-	 * of others. No window is open: it starts only when every user has
-	 * set up and counted itself through below. A level stopped before it
-	 * ran (a failed fork) skips the set-up.
+	 * gate as soon as every user exists and waits there, instead of
+	 * after the slowest of a thousand set-ups, and the set-up takes the
+	 * warm-up's time rather than time of its own. No window is open: it
+	 * starts only when every user has set up and counted itself through
+	 * below. A level stopped before it ran (a failed fork) skips it.
 	 */
 	for (size_t e = 0; e < mix->n_entries; e++) {
 		entries[e].job = mix->entries[e].job;
