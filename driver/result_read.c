@@ -61,9 +61,10 @@ static bool check_tree(const cJSON *root, const char *name, char *err,
 			 name);
 		return false;
 	}
-	if (ver->valuedouble != (int)ver->valuedouble ||
-	    ver->valuedouble < RESULT_SCHEMA_OLDEST ||
-	    ver->valuedouble > RESULT_SCHEMA_VERSION) {
+	/* The range first: only then is the cast to int defined. */
+	if (!(ver->valuedouble >= RESULT_SCHEMA_OLDEST &&
+	      ver->valuedouble <= RESULT_SCHEMA_VERSION) ||
+	    ver->valuedouble != (double)(int)ver->valuedouble) {
 		snprintf(err, errlen,
 			 "%s: schema_version %g is not one this aimsweep reads (%d to %d)",
 			 name, ver->valuedouble, RESULT_SCHEMA_OLDEST,

@@ -87,6 +87,8 @@ static void test_parse_errors(void)
 		  "t.json: schema_version 0 is not one this aimsweep reads (1 to 2)" },
 		{ "{\"schema_version\": 1.5, \"levels\": []}",
 		  "t.json: schema_version 1.5 is not one this aimsweep reads (1 to 2)" },
+		{ "{\"schema_version\": 5e100, \"levels\": []}",
+		  "t.json: schema_version 5e+100 is not one this aimsweep reads (1 to 2)" },
 		{ "{\"schema_version\": 1}", "t.json: no levels[]" },
 		{ "{\"schema_version\": 1, \"levels\": {}}", "t.json: no levels[]" },
 		{ "{\"schema_version\": 1, \"levels\": [1]}", "levels[0] is not an object" },
