@@ -908,6 +908,13 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 	return rc;
 }
 
+int users_check(struct user_pool *pool, struct level_run *lr)
+{
+	reap_exited(pool, lr);
+	check_threads(pool, lr);
+	return lr->failed ? -1 : 0;
+}
+
 /*
  * Waits until `count` reaches the level's users. The time limit runs from
  * the last user that came, not from the start: ten thousand users on two
@@ -930,9 +937,7 @@ static int wait_all(struct user_pool *pool, struct level_run *lr,
 			deadline = now_ns() + limit;
 		}
 		/* A user that exits here failed to set up, or crashed. */
-		reap_exited(pool, lr);
-		check_threads(pool, lr);
-		if (lr->failed || run_interrupted)
+		if (users_check(pool, lr) || run_interrupted)
 			return -1;
 		if (now_ns() > deadline) {
 			level_fail(lr, "only %u of %u users %s, and none more for %.0f s",
@@ -953,13 +958,6 @@ int users_wait_through(struct user_pool *pool, struct level_run *lr)
 {
 	return wait_all(pool, lr, &pool->arena->hdr->passed,
 			"came through the start gate");
-}
-
-int users_check(struct user_pool *pool, struct level_run *lr)
-{
-	reap_exited(pool, lr);
-	check_threads(pool, lr);
-	return lr->failed ? -1 : 0;
 }
 
 void users_release(struct user_pool *pool, struct level_run *lr)

@@ -120,8 +120,8 @@ peer() {
 	: >"$work/peer"
 	for r in $(seq "$REPS"); do
 		p=$(taskset -c "$cpu" "$@" 2>/dev/null) && [ -n "$p" ] || continue
-		j=$(sweep "$work/$op.wf" --levels 1 -t 1 -w 0.3 -d "$work" --cpus "$cpu") || continue
-		echo "$p $(jq '.levels[0].jobs[0].ops_per_sec' "$j")" >>"$work/peer"
+		on=$(job_run "$op") || continue
+		echo "$p $on" >>"$work/peer"
 	done
 	awk -v op="$op" -v n="$name" -v p="$(awk '{ print $1 }' "$work/peer" | median)" \
 	    -v on="$(awk '{ print $2 }' "$work/peer" | median)" \
