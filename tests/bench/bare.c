@@ -179,6 +179,10 @@ static int loop(const char *name, double seconds, const char *dir)
  * tasks, what a harness whose users start their ops at once would pay
  * (aimsweep's users yield until all are through instead). stop_s is the
  * time from telling them to stop until all have exited and been reaped.
+ *
+ * With "split", a second process forks half of the children while this
+ * one forks the other half, one fork()ing process per CPU of a 2-CPU
+ * machine: whether the fork()s of a level could go faster in parallel.
  */
 struct gate {
 	uint32_t ready, open, passed, done;
@@ -190,7 +194,37 @@ static long futex(uint32_t *word, int op, uint32_t val)
 	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
 }
 
-static int spawn(unsigned int n, int busy)
+/* A child of spawn(): counts itself in, waits at the gate, and leaves. */
+static void spawn_child(struct gate *g, unsigned int n, int busy)
+{
+	__atomic_add_fetch(&g->ready, 1, __ATOMIC_RELEASE);
+	futex(&g->ready, FUTEX_WAKE, 1);
+	while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE))
+		futex(&g->open, FUTEX_WAIT, 0);
+	__atomic_store_n(&g->last_ns, now_ns(), __ATOMIC_RELAXED);
+	if (__atomic_add_fetch(&g->passed, 1, __ATOMIC_RELEASE) == n)
+		futex(&g->passed, FUTEX_WAKE, 1);
+	while (busy && !__atomic_load_n(&g->done, __ATOMIC_RELAXED))
+		syscall(SYS_getppid);
+	_exit(0);
+}
+
+/* Forks `count` children of spawn(). */
+static void spawn_some(struct gate *g, unsigned int count, unsigned int n,
+		       int busy)
+{
+	pid_t pid;
+
+	for (unsigned int i = 0; i < count; i++) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (!pid)
+			spawn_child(g, n, busy);
+	}
+}
+
+static int spawn(unsigned int n, int busy, int split)
 {
 	struct gate *g = mmap(NULL, sizeof(*g), PROT_READ | PROT_WRITE,
 			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -202,23 +236,20 @@ static int spawn(unsigned int n, int busy)
 		die("mmap");
 	memset(g, 0, sizeof(*g));
 	t0 = now_ns();
-	for (unsigned int i = 0; i < n; i++) {
+	if (split) {
+		/* The helper waits for its own children, and this process
+		 * for the helper, below. */
 		pid = fork();
 		if (pid < 0)
 			die("fork");
-		if (pid)
-			continue;
-		__atomic_add_fetch(&g->ready, 1, __ATOMIC_RELEASE);
-		futex(&g->ready, FUTEX_WAKE, 1);
-		while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE))
-			futex(&g->open, FUTEX_WAIT, 0);
-		__atomic_store_n(&g->last_ns, now_ns(), __ATOMIC_RELAXED);
-		if (__atomic_add_fetch(&g->passed, 1, __ATOMIC_RELEASE) == n)
-			futex(&g->passed, FUTEX_WAKE, 1);
-		while (busy && !__atomic_load_n(&g->done, __ATOMIC_RELAXED))
-			syscall(SYS_getppid);
-		_exit(0);
+		if (!pid) {
+			spawn_some(g, n / 2, n, busy);
+			while (wait(NULL) > 0 || errno == EINTR)
+				;
+			_exit(0);
+		}
 	}
+	spawn_some(g, split ? n - n / 2 : n, n, busy);
 	while ((seen = __atomic_load_n(&g->ready, __ATOMIC_ACQUIRE)) < n)
 		futex(&g->ready, FUTEX_WAIT, seen);
 	t_ready = now_ns();
@@ -243,10 +274,13 @@ int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "loop"))
 		return loop(argv[2], atof(argv[3]), argc > 4 ? argv[4] : NULL);
-	if ((argc == 3 || (argc == 4 && !strcmp(argv[3], "busy"))) &&
+	if ((argc == 3 || (argc == 4 && (!strcmp(argv[3], "busy") ||
+					 !strcmp(argv[3], "split")))) &&
 	    !strcmp(argv[1], "spawn"))
-		return spawn((unsigned int)strtoul(argv[2], NULL, 10), argc == 4);
+		return spawn((unsigned int)strtoul(argv[2], NULL, 10),
+			     argc == 4 && !strcmp(argv[3], "busy"),
+			     argc == 4 && !strcmp(argv[3], "split"));
 	fprintf(stderr, "usage: bare loop getppid|brk|kill|creat SECONDS [DIR]\n"
-			"       bare spawn N [busy]\n");
+			"       bare spawn N [busy|split]\n");
 	return 2;
 }

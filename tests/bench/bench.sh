@@ -193,6 +193,7 @@ say ""
 say "| users | runs | bare fork+gate ready s | aimsweep ready s (start_s) | ratio | bare release s (idle / busy children) | aimsweep release s | ratio to busy | driver CPU % of a core | driver max RSS KiB |"
 say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '1 getppid\n' >"$work/g.wf"
+: >"$work/s.bsplit"
 for n in 100 1000 10000; do
 	reps=$REPS
 	[ "$n" -ge 10000 ] && reps=1
@@ -207,6 +208,10 @@ for n in 100 1000 10000; do
 		"$BARE" spawn "$n" >"$work/spawn" || continue
 		awk '/ready_s/ { print $2 }' "$work/spawn" >>"$work/s.bready"
 		awk '/release_s/ { print $2 }' "$work/spawn" >>"$work/s.brel"
+		if [ "$n" -eq 1000 ]; then
+			"$BARE" spawn "$n" split >"$work/spawn" || continue
+			awk '/ready_s/ { print $2 }' "$work/spawn" >>"$work/s.bsplit"
+		fi
 		# 10000 busy children take a minute of the bench's ten.
 		if [ "$n" -le 1000 ]; then
 			"$BARE" spawn "$n" busy >"$work/spawn" || continue
@@ -228,6 +233,7 @@ for n in 100 1000 10000; do
 			(bb > 0 ? al / bb : 0), c, m }' |
 		tee -a "$OUT"
 	echo "$n $(median <"$work/s.rss")" >>"$work/rss_by_users"
+	[ "$n" -eq 1000 ] && cp "$work/s.bready" "$work/s.bready1000"
 done
 say ""
 say "Targets: 1000 users ready in < 0.5 s; driver CPU < 1% of a core."
@@ -237,6 +243,12 @@ say "children leave as soon as they are through; busy ones call getppid()"
 say "in a loop until the last is through, so later ones wait for CPUs the"
 say "earlier ones hold: that release time is the scheduler's round over N"
 say "busy tasks. aimsweep's users yield until all are through instead."
+say ""
+say "Forking in parallel does not lower the floor: 1000 bare children forked"
+say "half by each of two processes (one per CPU here) were ready in"
+awk -v p="$(median <"$work/s.bsplit")" -v o="$(median <"$work/s.bready1000")" \
+    -v r="$REPS" 'BEGIN { printf "%.3f s (median of %d), against %.3f s from one process.\n", p, r, o }' |
+	tee -a "$OUT"
 say ""
 
 # --- 4. A 100..1000 ramp against its nominal time. ---
