@@ -175,30 +175,50 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
+/* The same, but the top directory and its owner file stay. */
+static int clear_entry(const char *path, const struct stat *st, int flag,
+		       struct FTW *ftw)
+{
+	if (ftw->level == 0 ||
+	    (ftw->level == 1 && !strcmp(path + ftw->base, SCRATCH_OWNER_FILE)))
+		return 0;
+	return remove_entry(path, st, flag, ftw);
+}
+
+/*
+ * FTW_PHYS: never follow a symlink out of the scratch tree. One open
+ * directory at a time (glibc reads the rest of a directory into memory
+ * before it descends): a run whose users ran out of file descriptors
+ * (EMFILE) leaves the driver few to spare, and it must still clean up.
+ */
+static void walk_depth_first(const char *path,
+			     int (*fn)(const char *, const struct stat *, int,
+				       struct FTW *))
+{
+	nftw(path, fn, 1, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
 static int remove_tree(const char *path)
 {
-	/* FTW_PHYS: never follow a symlink out of the scratch tree. */
-	nftw(path, remove_entry, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	walk_depth_first(path, remove_entry);
 	return access(path, F_OK) == 0 ? EBUSY : 0;
 }
 
 int scratch_clear(const struct scratch *s)
 {
-	char path[PATH_MAX];
 	struct dirent *de;
-	DIR *d = opendir(s->dir);
+	DIR *d;
 	int rc = 0;
 
+	walk_depth_first(s->dir, clear_entry);
+	/* What is left must be the owner file alone. */
+	d = opendir(s->dir);
 	if (!d)
 		return errno;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-		    !strcmp(de->d_name, SCRATCH_OWNER_FILE))
-			continue;
-		if (!path_join(path, sizeof(path), s->dir, de->d_name) ||
-		    remove_tree(path))
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    strcmp(de->d_name, SCRATCH_OWNER_FILE))
 			rc = EBUSY;
-	}
 	closedir(d);
 	return rc;
 }
