@@ -22,6 +22,13 @@ for n in 4 5 6 7 8 9 10 12 16; do
 	got=$?
 	[ "$got" != 137 ] || fail "nofile $n: still running after 60 s"
 	check_scratch_empty
+	# Too few for the dynamic loader to open the libraries: aimsweep
+	# never ran (inherited descriptors, such as make's jobserver pipe,
+	# take some of the lowest limits).
+	if [ "$got" = 127 ] && grep -q "error while loading shared libraries" "$test_dir/stderr"; then
+		[ -z "$(ls -A "$out")" ] || fail "nofile $n: a run that never started wrote results"
+		continue
+	fi
 	if [ "$got" = 2 ]; then
 		# Too few for the driver itself: refused with the errno text.
 		expect_stderr "Too many open files"
