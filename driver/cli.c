@@ -40,6 +40,7 @@ enum {
 	OPT_LOCK_PROFILE_TOP,
 	OPT_KEEP_PROFILES,
 	OPT_HOOK,
+	OPT_REPEAT_ORDER,
 };
 
 /* One table drives getopt_long and the help text. */
@@ -88,7 +89,8 @@ static const struct run_option run_options[] = {
 	{ "seed", required_argument, OPT_SEED, "N",
 	  "seed for each user's job order (default: random, recorded)" },
 	{ "format", required_argument, 'f', "FORMAT",
-	  "stdout: default (the table, a row per level as it ends),\n"
+	  "stdout: default (the table, a row per level as it ends; with\n"
+	  "-r, in the last round), "
 	  "simple, json, csv, aim7 or lkp (printed at the end; see\n"
 	  "aimsweep report --help)" },
 	{ "no-plot", no_argument, OPT_NO_PLOT, NULL,
@@ -96,6 +98,12 @@ static const struct run_option run_options[] = {
 	  "(drawn by default when gnuplot is installed)" },
 	{ "repeat", required_argument, 'r', "N",
 	  "run each level N times and report their spread (default 1)" },
+	{ "repeat-order", required_argument, OPT_REPEAT_ORDER, "ORDER",
+	  "with -r: interleaved (default) runs the whole ramp N times over\n"
+	  "(levels 1,2,1,2), so that each level's spread takes in the\n"
+	  "machine's drift over the run, and prints the table's rows in\n"
+	  "the last round; consecutive runs each level N times in a row\n"
+	  "(1,1,2,2)" },
 	{ "interval", required_argument, OPT_INTERVAL, "SECONDS",
 	  "sample throughput this often inside the window (default 1)" },
 	{ "no-latency", no_argument, OPT_NO_LATENCY, NULL,
@@ -110,7 +118,8 @@ static const struct run_option run_options[] = {
 	  "below FRACTION of the first level's (default 0.8)" },
 	{ "stop-at-crossover", required_argument, OPT_CROSSOVER, "JPM",
 	  "end the ramp after the first level whose jobs/min/user falls\n"
-	  "below JPM (AIM7's crossover)" },
+	  "below JPM (AIM7's crossover); with -r, the repeats of a level\n"
+	  "run in a row, so that it is judged on all of them" },
 	{ "lock-profile", no_argument, OPT_LOCK_PROFILE, NULL,
 	  "profile kernel lock contention in each level's window with\n"
 	  "perf lock (root or kernel.perf_event_paranoid -1); the top\n"
@@ -361,6 +370,7 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 	struct option longopts[N_RUN_OPTIONS + 1];
 	char shortopts[64] = ":";	/* ":": a missing value returns ':' */
 	bool start_given = false, end_given = false, inc_given = false;
+	bool order_given = false;	/* needs -r 2 or more */
 	const char *lock_opts_given = NULL;	/* needs --lock-profile */
 	uint64_t seed, number;
 	int c, rc;
@@ -375,6 +385,7 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 	p->latency = true;
 	p->interval_s = DEFAULT_INTERVAL_S;
 	p->repeat = 1;
+	p->interleave = true;
 	p->knee = DEFAULT_KNEE;
 	p->lock_profile_s = DEFAULT_LOCK_PROFILE_S;
 	p->lock_profile_top = DEFAULT_LOCK_PROFILE_TOP;
@@ -478,6 +489,16 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 		case OPT_NO_PLOT:
 			p->no_plot = true;
 			break;
+		case OPT_REPEAT_ORDER:
+			if (!strcmp(optarg, "interleaved"))
+				p->interleave = true;
+			else if (!strcmp(optarg, "consecutive"))
+				p->interleave = false;
+			else
+				return usage_error("--repeat-order: '%s' is not interleaved or consecutive",
+						   optarg);
+			order_given = true;
+			break;
 		case OPT_MODE:
 			if (!strcmp(optarg, "process"))
 				p->mode = MODE_PROCESS;
@@ -546,6 +567,15 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 		return usage_error("--levels and -s/-e/-i do not mix: give one or the other");
 	if (lock_opts_given && !p->lock_profile)
 		return usage_error("%s needs --lock-profile", lock_opts_given);
+	if (order_given && p->repeat < 2)
+		return usage_error("--repeat-order needs -r 2 or more");
+	/* The crossover ends the ramp on a level's median repeat, which
+	 * interleaved repeats give only in the last round. */
+	if (p->crossover > 0 && p->repeat > 1) {
+		if (order_given && p->interleave)
+			return usage_error("--stop-at-crossover judges a level on all its repeats: use --repeat-order consecutive with it");
+		p->interleave = false;
+	}
 	if (p->config_path) {
 		char err[PATH_MAX + 256];
 

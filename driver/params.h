@@ -73,6 +73,10 @@ struct run_params {
 	const char *driver_sched;	/* the driver's scheduling, for the record */
 	double interval_s;	/* --interval: throughput samples in a window */
 	unsigned int repeat;	/* -r: runs of each level */
+	/* --repeat-order: true (interleaved, the default) runs the ramp
+	 * `repeat` times over; false runs each level `repeat` times in a
+	 * row. */
+	bool interleave;
 	enum user_mode mode;	/* --mode */
 	int cpus[MAX_CPUS_LISTED]; /* --cpus: users pinned round-robin */
 	size_t n_cpus;		/* 0: unpinned */

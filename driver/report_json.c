@@ -107,6 +107,9 @@ static void add_params(struct builder *b, cJSON *root,
 	if (p->driver_sched)
 		add_str(b, o, "driver_scheduling", p->driver_sched);
 	add_num(b, o, "repeat", p->repeat);
+	add_str(b, o, "repeat_order",
+		p->interleave && p->repeat > 1 ? "interleaved" :
+						 "consecutive");
 	add_str(b, o, "mode", p->mode == MODE_THREAD ? "thread" : "process");
 	if (p->n_cpus) {
 		cJSON *cpus = add_arr(b, o, "cpus");

@@ -15,7 +15,7 @@
  * Parses `len` bytes of `buf` (not necessarily NUL-terminated) as a
  * result.json named `name` in messages. On success the tree is returned
  * (free it with cJSON_Delete()), with these guarantees checked: the root
- * is an object, schema_version is 1, levels is an array whose elements
+ * is an object, schema_version is 1 or 2, levels is an array whose elements
  * are objects, each with a whole-number `users` and a string `status`.
  * Everything else may be absent or of any type: read it only through the
  * accessors below. On failure NULL is returned and err holds

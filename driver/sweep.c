@@ -423,7 +423,8 @@ static int cmp_level_jpm(const void *a, const void *b)
 }
 
 /*
- * A level run -r times. Its numbers are those of the median repeat, a
+ * A level run -r times in a row (--repeat-order consecutive). Its
+ * numbers are those of the median repeat, a
  * real measurement rather than an average of several; every repeat's
  * jobs/min is kept for the spread. Any failed repeat fails the level.
  */
@@ -472,12 +473,13 @@ static bool run_repeats(struct sweep *s, unsigned int users, size_t index,
 }
 
 /*
- * Scaling of the newest level: its per-user throughput against the first
- * ok level's. Returns true when it fell below --stop-at-crossover.
+ * Scaling of level `index`: its per-user throughput against the first ok
+ * level's. Returns true when it fell below --stop-at-crossover.
  */
-static bool scale_level(struct run_result *r, const struct run_params *p)
+static bool scale_level_at(struct run_result *r, const struct run_params *p,
+			   size_t index)
 {
-	struct level_result *l = &r->levels[r->n_levels - 1];
+	struct level_result *l = &r->levels[index];
 	const struct level_result *first = NULL;
 
 	for (size_t i = 0; i < r->n_levels && !first; i++)
@@ -488,6 +490,18 @@ static bool scale_level(struct run_result *r, const struct run_params *p)
 	l->efficiency = first->jobs_per_min_per_user > 0 ?
 		l->jobs_per_min_per_user / first->jobs_per_min_per_user : 0;
 	return p->crossover > 0 && l->jobs_per_min_per_user < p->crossover;
+}
+
+/* The same for the newest level. */
+static bool scale_level(struct run_result *r, const struct run_params *p)
+{
+	return scale_level_at(r, p, r->n_levels - 1);
+}
+
+/* -r N runs the ramp N times over. */
+static bool interleaved(const struct run_params *p)
+{
+	return p->interleave && p->repeat > 1;
 }
 
 /* The default format is the table, printed as levels end; the others are
@@ -533,6 +547,191 @@ static void draw_plots(struct sweep *s)
 		optind = 0;
 		plot_main(4, argv);
 	}
+}
+
+/*
+ * -r N with the interleaved order (the default): the ramp run N times
+ * over, so that each level's repeats are spread over the whole run
+ * instead of coming one after another.
+ *
+ * runs[i * N + k] is level i's k-th repeat. result.levels[i] shows the
+ * level as its repeats so far make it, the way run_repeats() does (the
+ * median ok repeat, or the failed one), and shares that repeat's arrays
+ * until the end; result.json is written after every repeat.
+ */
+struct rounds {
+	struct level_result *runs;
+	unsigned int *done;	/* repeats kept, a failed one included */
+	unsigned int *shown;	/* the repeat result.levels[i] shares */
+	bool *final;		/* in the table already */
+	size_t n_levels;	/* params.levels */
+};
+
+/* The repeat at position n/2 when sorted by jobs/min: run_repeats()'s
+ * choice. */
+static unsigned int median_repeat(const double *jpm, unsigned int n)
+{
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int below = 0;
+
+		for (unsigned int j = 0; j < n; j++)
+			below += jpm[j] < jpm[k] || (j < k && jpm[j] == jpm[k]);
+		if (below == n / 2)
+			return k;
+	}
+	return 0;
+}
+
+/* Points result.levels[i] (appended when `add`) at level i's repeats so
+ * far. */
+static int rounds_show(struct sweep *s, struct rounds *rd, size_t i, bool add)
+{
+	unsigned int n = s->params->repeat, done = rd->done[i];
+	const struct level_result *runs = &rd->runs[i * n];
+	struct level_result view;
+	double *jpm = NULL;
+
+	if (runs[done - 1].status != LEVEL_OK) {
+		rd->shown[i] = done - 1;
+		view = runs[done - 1];
+	} else {
+		jpm = malloc(done * sizeof(*jpm));
+		if (!jpm)
+			return ENOMEM;
+		for (unsigned int k = 0; k < done; k++)
+			jpm[k] = runs[k].jobs_per_min;
+		rd->shown[i] = median_repeat(jpm, done);
+		view = runs[rd->shown[i]];
+	}
+	view.repeat_jpm = jpm;
+	view.n_repeats = jpm ? done : 0;
+	if (add) {
+		if (result_add_level(&s->result, &view)) {
+			free(jpm);
+			return ENOMEM;
+		}
+		return 0;
+	}
+	free(s->result.levels[i].repeat_jpm);
+	s->result.levels[i] = view;
+	return 0;
+}
+
+/* Level i failed: its repeats stop there. */
+static bool rounds_failed(const struct rounds *rd, size_t i, unsigned int n)
+{
+	return rd->done[i] && rd->runs[i * n + rd->done[i] - 1].status !=
+				      LEVEL_OK;
+}
+
+/* Hands each shown repeat's arrays over to result.levels and frees the
+ * other repeats. */
+static void rounds_free(struct sweep *s, struct rounds *rd)
+{
+	unsigned int n = s->params->repeat;
+
+	for (size_t i = 0; rd->runs && rd->done && rd->shown &&
+			   i < rd->n_levels; i++) {
+		for (unsigned int k = 0; k < rd->done[i]; k++) {
+			struct level_result *run = &rd->runs[i * n + k];
+
+			if (i < s->result.n_levels && k == rd->shown[i]) {
+				run->jobs = NULL;
+				run->intervals = NULL;
+				run->locks = NULL;
+			}
+			level_result_free(run);
+		}
+	}
+	free(rd->runs);
+	free(rd->done);
+	free(rd->shown);
+	free(rd->final);
+}
+
+/* Runs the rounds; returns the run's exit status so far. */
+static int run_interleaved(struct sweep *s)
+{
+	const struct run_params *p = s->params;
+	unsigned int n = p->repeat;
+	struct rounds rd = { .n_levels = p->n_levels };
+	size_t ramp = p->n_levels;	/* the levels each round runs */
+	int status = EXIT_OK;
+	bool stop = false;
+
+	rd.runs = calloc(p->n_levels * n, sizeof(*rd.runs));
+	rd.done = calloc(p->n_levels, sizeof(*rd.done));
+	rd.shown = calloc(p->n_levels, sizeof(*rd.shown));
+	rd.final = calloc(p->n_levels, sizeof(*rd.final));
+	if (!rd.runs || !rd.done || !rd.shown || !rd.final) {
+		msg_error("out of memory");
+		rounds_free(s, &rd);
+		return EXIT_RUN_FAILED;
+	}
+	for (unsigned int k = 0; k < n && !stop && !run_interrupted; k++) {
+		msg_info("round %u of %u", k + 1, n);
+		for (size_t i = 0; i < ramp && !run_interrupted; i++) {
+			struct level_result *run = &rd.runs[i * n + k];
+			bool go_on;
+
+			/* A level that failed is not run again; its row
+			 * comes in its turn in the last round. */
+			if (rounds_failed(&rd, i, n)) {
+				if (k == n - 1 && live_table(p)) {
+					report_text_level(stdout,
+							  &s->result.levels[i]);
+					rd.final[i] = true;
+				}
+				continue;
+			}
+			go_on = run_level(s, p->levels[i], i, k, run);
+			if (run_interrupted) {
+				/* The repeat did not finish: not a result. */
+				level_result_free(run);
+				break;
+			}
+			rd.done[i]++;
+			if (rounds_show(s, &rd, i, k == 0)) {
+				msg_error("out of memory");
+				status = EXIT_RUN_FAILED;
+				stop = true;
+				break;
+			}
+			/* A new median repeat of the first level changes
+			 * every level's efficiency. (--stop-at-crossover
+			 * makes the order consecutive: see cli.c.) */
+			for (size_t j = 0; j < s->result.n_levels; j++)
+				scale_level_at(&s->result, p, j);
+			if (run->status != LEVEL_OK)
+				status = EXIT_RUN_FAILED;
+			if (k == n - 1 && live_table(p)) {
+				report_text_level(stdout, &s->result.levels[i]);
+				rd.final[i] = true;
+			}
+			if (write_result(s)) {
+				status = EXIT_RUN_FAILED;
+				stop = true;
+				break;
+			}
+			/* Higher levels would fail the same way; the lower
+			 * ones go on with their rounds. */
+			if (!go_on) {
+				msg_error("stopping the ramp at %u users: higher levels would fail the same way",
+					  p->levels[i]);
+				ramp = i + 1;
+			}
+		}
+		/* Levels the first round never reached are not in the ramp. */
+		if (!k && ramp > s->result.n_levels)
+			ramp = s->result.n_levels;
+	}
+	/* Levels the run left short of their repeats are shown as they
+	 * are. */
+	for (size_t i = 0; live_table(p) && i < s->result.n_levels; i++)
+		if (!rd.final[i])
+			report_text_level(stdout, &s->result.levels[i]);
+	rounds_free(s, &rd);
+	return status;
 }
 
 static void sweep_cleanup(struct sweep *s)
@@ -621,7 +820,10 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 
 	if (live_table(p))
 		report_text_header(stdout, &s.result, s.json_path);
-	for (size_t i = 0; i < p->n_levels && !run_interrupted; i++) {
+	if (interleaved(p))
+		status = run_interleaved(&s);
+	for (size_t i = 0; !interleaved(p) && i < p->n_levels &&
+			   !run_interrupted; i++) {
 		struct level_result level;
 		bool go_on, crossed;
 
@@ -674,7 +876,11 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	/* An interrupted run ends now: whoever stopped it is waiting. */
 	if (!p->no_plot && s.result.n_levels && !run_interrupted)
 		draw_plots(&s);
-	if (run_interrupted)
+	if (run_interrupted && interleaved(p))
+		msg_error("interrupted by SIG%s: kept %zu levels, each with the repeats it finished, in %s",
+			  sigabbrev_np(run_interrupted), s.result.n_levels,
+			  s.json_path);
+	else if (run_interrupted)
 		msg_error("interrupted by SIG%s: kept %zu finished levels in %s",
 			  sigabbrev_np(run_interrupted), s.result.n_levels,
 			  s.json_path);

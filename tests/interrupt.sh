@@ -39,4 +39,28 @@ interrupt() {
 interrupt INT 130
 interrupt TERM 143
 interrupt HUP 129
+
+# Interleaved repeats: a run stopped in its second round keeps every
+# level, each with the repeats it finished, and the table shows them.
+rm -rf "$out"/*
+env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --levels 1,2 -r 3 \
+	-t 1 -w 0.3 -d "$scratch" -o "$out" "$test_dir/wf" \
+	>"$test_dir/stdout" 2>"$test_dir/stderr" &
+pid=$!
+wait_for_levels 2
+for i in $(seq 1 100); do
+	[ "$(jq '.levels[0].repeats.n' "$json")" = 2 ] && break
+	sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+got=$?
+[ "$got" = 130 ] || fail "interleaved: exit status $got, want 130"
+jq_check "$json" '.status == "interrupted" and .params.repeat_order == "interleaved"' "interleaved: status"
+check_documented "$json"
+jq_check "$json" '[.levels[].repeats.n] == [2, 1] and ([.levels[].status] | all(. == "ok"))' "interleaved: the repeats each level finished"
+[ "$(awk '$1 ~ /^[0-9]+$/ { print $1 }' "$test_dir/stdout" | paste -sd' ')" = "1 2" ] ||
+	fail "interleaved: table rows: $(cat "$test_dir/stdout")"
+check_no_processes
+check_scratch_empty
 pass

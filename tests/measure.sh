@@ -2,7 +2,8 @@
 . "$(dirname "$0")/lib.sh"
 
 expect_status 0 run_aimsweep run --levels 1,2 -t 2 -w 0.5 -r 2 --interval 0.5 \
-	--cpus 0 -d "$scratch" -o "$out" syscall-mix
+	--cpus 0 --repeat-order consecutive -d "$scratch" -o "$out" \
+	--hook "echo \$AIMSWEEP_USERS >>$test_dir/order-c" syscall-mix
 json=$(latest_result)
 check_documented "$json"
 jq_check "$json" '.params.repeat == 2 and .params.interval_s == 0.5 and .params.cpus == [0]' "params"
@@ -11,6 +12,10 @@ jq_check "$json" '.params.latency_sampling.timer_ns > 0' "timer cost recorded"
 jq_check "$json" '[.levels[] | .repeats.n == 2 and (.repeats.runs_jobs_per_min | length) == 2] | all' "two repeats per level"
 jq_check "$json" '[.levels[] | .repeats.jobs_per_min | .min <= .mean and .mean <= .max and .ci95_low <= .mean and .mean <= .ci95_high and .stddev >= 0] | all' "repeat statistics"
 jq_check "$json" '[.levels[] | .jobs_per_min as $j | .repeats.runs_jobs_per_min | index($j) != null] | all' "the level is one of its repeats"
+jq_check "$json" '.params.repeat_order == "consecutive"' "repeats in a row"
+[ "$(paste -sd' ' "$test_dir/order-c")" = "1 1 2 2" ] ||
+	fail "consecutive order: $(paste -sd' ' "$test_dir/order-c"), want 1 1 2 2"
+
 # Intervals: about runtime / interval of them, each measured, not assumed.
 jq_check "$json" '[.levels[] | (.intervals | length) >= 3 and (.intervals | length) <= 5] | all' "interval count"
 jq_check "$json" '[.levels[].intervals[] | .elapsed_s > 0.3 and .elapsed_s < 0.8 and .jobs_per_min > 0] | all' "interval samples"
@@ -27,6 +32,24 @@ jq_check "$json" '.levels[0].efficiency == 1 and .levels[1].efficiency > 0' "eff
 jq_check "$json" '.summary.knee_threshold == 0.8' "knee threshold"
 # Pinning, read back inside every user.
 jq_check "$json" '[.levels[] | .users_pinned == .users] | all' "every user pinned"
+
+# Interleaved repeats, the default: the ramp runs twice over (the hook
+# logs the order), each level again holds its two repeats, and the one
+# shown is one of them.
+expect_status 0 run_aimsweep run --levels 1,2 -t 0.5 -w 0.2 -r 2 \
+	--hook "echo \$AIMSWEEP_USERS >>$test_dir/order" -d "$scratch" -o "$out" \
+	syscall-mix
+json=$(latest_result)
+check_documented "$json"
+[ "$(paste -sd' ' "$test_dir/order")" = "1 2 1 2" ] ||
+	fail "interleaved order: $(paste -sd' ' "$test_dir/order"), want 1 2 1 2"
+jq_check "$json" '.params.repeat_order == "interleaved" and .status == "complete"' "interleaved run"
+jq_check "$json" '[.levels[].users] == [1, 2]' "one entry per level"
+jq_check "$json" '[.levels[] | .repeats.n == 2 and (.repeats.runs_jobs_per_min | length) == 2] | all' "two interleaved repeats per level"
+jq_check "$json" '[.levels[] | .jobs_per_min as $j | .repeats.runs_jobs_per_min | index($j) != null] | all' "an interleaved level is one of its repeats"
+jq_check "$json" '.levels[0].efficiency == 1 and .levels[1].efficiency > 0' "interleaved efficiency"
+[ "$(grep -c '^ *[12] .* ok$' "$test_dir/stdout")" = 2 ] ||
+	fail "the table should have one row per level: $(cat "$test_dir/stdout")"
 
 # Threads mode: the same job mix, users as threads of one process.
 expect_status 0 run_aimsweep run --levels 1,3 -t 1 -w 0.2 --mode thread \
@@ -57,12 +80,14 @@ check_documented "$json"
 jq_check "$json" '[.levels[].status] == ["failed", "ok"]' "thread crash fails its level only"
 jq_check "$json" '.levels[0].reason | test("process of the user threads .*SIGSEGV")' "thread crash reason"
 
-# --stop-at-crossover ends the ramp at the first level below it.
-expect_status 0 run_aimsweep run --levels 1,2,3 -t 0.5 -w 0.2 \
+# --stop-at-crossover ends the ramp at the first level below it, judged
+# on all of a level's repeats, which then run in a row.
+expect_status 0 run_aimsweep run --levels 1,2,3 -t 0.5 -w 0.2 -r 2 \
 	--stop-at-crossover 1e15 -d "$scratch" -o "$out" "$test_dir/wf"
 json=$(latest_result)
 check_documented "$json"
 jq_check "$json" '(.levels | length) == 1 and .summary.crossover_users == 1' "crossover stops the ramp"
+jq_check "$json" '.params.repeat_order == "consecutive" and .levels[0].repeats.n == 2' "crossover repeats in a row"
 check_no_processes
 check_scratch_empty
 pass

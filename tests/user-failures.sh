@@ -29,4 +29,10 @@ check_failed_level crash 'user 1 .*signal 11 \\(SIGSEGV\\)'
 check_failed_level kill 'user 1 .*signal 9 \\(SIGKILL\\)'
 check_failed_level exit 'user 1 .*exited with status 6'
 check_failed_level hang 'user 1 .*stuck.*after the window' --grace 0.5
+# Interleaved repeats: the failed level is not run again, the others go
+# on with their rounds, and the table keeps the ramp's order.
+check_failed_level crash 'user 1 .*signal 11 \\(SIGSEGV\\)' -r 2
+jq_check "$json" '[.levels[].repeats.n] == [2, null, 2]' "interleaved: repeats of the ok levels"
+[ "$(awk '$1 ~ /^[0-9]+$/ { print $1 }' "$test_dir/stdout" | paste -sd' ')" = "1 2 1" ] ||
+	fail "interleaved: table rows out of order: $(cat "$test_dir/stdout")"
 pass
