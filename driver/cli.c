@@ -90,9 +90,8 @@ static const struct run_option run_options[] = {
 	  "seed for each user's job order (default: random, recorded)" },
 	{ "format", required_argument, 'f', "FORMAT",
 	  "stdout: default (the table, a row per level as it ends; with\n"
-	  "-r, in the last round), "
-	  "simple, json, csv, aim7 or lkp (printed at the end; see\n"
-	  "aimsweep report --help)" },
+	  "interleaved -r, in the last round), simple, json, csv, aim7 or\n"
+	  "lkp (printed at the end; see aimsweep report --help)" },
 	{ "no-plot", no_argument, OPT_NO_PLOT, NULL,
 	  "do not draw plot.svg and plot.png into the result directory\n"
 	  "(drawn by default when gnuplot is installed)" },
