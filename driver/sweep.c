@@ -564,7 +564,6 @@ struct rounds {
 	unsigned int *done;	/* repeats kept, a failed one included */
 	unsigned int *shown;	/* the repeat result.levels[i] shares */
 	bool *final;		/* in the table already */
-	size_t n_levels;	/* params.levels */
 };
 
 /* The repeat at position n/2 when sorted by jobs/min: run_repeats()'s
@@ -631,7 +630,7 @@ static void rounds_free(struct sweep *s, struct rounds *rd)
 	unsigned int n = s->params->repeat;
 
 	for (size_t i = 0; rd->runs && rd->done && rd->shown &&
-			   i < rd->n_levels; i++) {
+			   i < s->params->n_levels; i++) {
 		for (unsigned int k = 0; k < rd->done[i]; k++) {
 			struct level_result *run = &rd->runs[i * n + k];
 
@@ -654,7 +653,7 @@ static int run_interleaved(struct sweep *s)
 {
 	const struct run_params *p = s->params;
 	unsigned int n = p->repeat;
-	struct rounds rd = { .n_levels = p->n_levels };
+	struct rounds rd = { 0 };
 	size_t ramp = p->n_levels;	/* the levels each round runs */
 	int status = EXIT_OK;
 	bool stop = false;
