@@ -5,38 +5,48 @@
 
 #include "driver/arena.h"
 
-static size_t hist_offset(size_t n_entries)
+static size_t round_line(size_t bytes)
 {
-	size_t bytes = sizeof(struct user_slot) +
-		       n_entries * sizeof(struct entry_counters);
-
 	return (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
 }
 
-static size_t slot_stride(size_t n_entries, bool latency)
+static size_t loop_offset(size_t n_entries)
 {
-	size_t bytes = hist_offset(n_entries);
+	return round_line(sizeof(struct user_slot) +
+			  n_entries * sizeof(struct entry_counters));
+}
+
+static size_t hist_offset(size_t n_entries, size_t loop_bytes)
+{
+	return loop_offset(n_entries) + round_line(loop_bytes);
+}
+
+static size_t slot_stride(size_t n_entries, size_t loop_bytes, bool latency)
+{
+	size_t bytes = hist_offset(n_entries, loop_bytes);
 
 	if (latency)
 		bytes += n_entries * sizeof(struct hist);
-	return (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+	return round_line(bytes);
 }
 
-size_t arena_size_for(unsigned int max_users, size_t n_entries, bool latency)
+size_t arena_size_for(unsigned int max_users, size_t n_entries,
+		      size_t loop_bytes, bool latency)
 {
 	struct arena a = { .n_entries = n_entries };
 
 	return arena_slots_offset(&a) +
-	       (size_t)max_users * slot_stride(n_entries, latency);
+	       (size_t)max_users * slot_stride(n_entries, loop_bytes, latency);
 }
 
 int arena_create(struct arena *a, unsigned int max_users, size_t n_entries,
-		 bool latency)
+		 size_t loop_bytes, bool latency)
 {
 	memset(a, 0, sizeof(*a));
-	a->slot_stride = slot_stride(n_entries, latency);
-	a->hist_offset = latency ? hist_offset(n_entries) : 0;
-	a->size = arena_size_for(max_users, n_entries, latency);
+	a->slot_stride = slot_stride(n_entries, loop_bytes, latency);
+	a->loop_offset = loop_offset(n_entries);
+	a->hist_offset = latency ? hist_offset(n_entries, loop_bytes) : 0;
+	a->size = arena_size_for(max_users, n_entries, loop_bytes, latency);
 	a->max_users = max_users;
 	a->n_entries = n_entries;
 	/* MAP_SHARED so that forked users and the parent see one copy. */

@@ -83,6 +83,7 @@ struct arena {
 	void *base;
 	size_t size;
 	size_t slot_stride;	/* bytes between slots, a cache-line multiple */
+	size_t loop_offset;	/* of a slot's loop state */
 	size_t hist_offset;	/* of a slot's histograms, 0 without latency */
 	unsigned int max_users;
 	size_t n_entries;
@@ -99,10 +100,14 @@ static inline size_t arena_slots_offset(const struct arena *a)
 	       (skips + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
 }
 
-/* With latency, each slot also holds one histogram per entry, recorded
- * by its user only while the window is open (the measuring word). */
+/*
+ * Each slot also holds loop_bytes of its user's own loop state, next to
+ * its counters (see arena_loop_state()), and with latency one histogram
+ * per entry, recorded by its user only while the window is open (the
+ * measuring word).
+ */
 int arena_create(struct arena *a, unsigned int max_users, size_t n_entries,
-		 bool latency);
+		 size_t loop_bytes, bool latency);
 void arena_destroy(struct arena *a);
 /* Clears the skip reasons and the first `users` slots for a new level;
  * only while those users are parked. */
@@ -119,6 +124,20 @@ static inline struct user_slot *arena_slot(const struct arena *a,
 void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,
 		    uint64_t *errors);
 
+/*
+ * The state a user's measured loop reads on every op, which only that
+ * user touches. It sits in the arena, beside the counters the loop
+ * writes, and not on the heap: with page-table isolation and no PCID,
+ * every system call empties the TLB, and each further memory region a
+ * loop touches costs a page walk per op (about 20 ns here, 2% of a
+ * getppid op).
+ */
+static inline void *arena_loop_state(const struct arena *a,
+				     struct user_slot *slot)
+{
+	return (char *)slot + a->loop_offset;
+}
+
 /* A user's histogram of entry e; only when the arena has latency. */
 static inline struct hist *arena_hist(const struct arena *a,
 				      struct user_slot *slot, size_t e)
@@ -130,6 +149,7 @@ static inline struct hist *arena_hist(const struct arena *a,
 uint64_t arena_total_ops(const struct arena *a, unsigned int users);
 
 /* Bytes the arena needs; for checking a level against memory up front. */
-size_t arena_size_for(unsigned int max_users, size_t n_entries, bool latency);
+size_t arena_size_for(unsigned int max_users, size_t n_entries,
+		      size_t loop_bytes, bool latency);
 
 #endif

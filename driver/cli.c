@@ -640,7 +640,8 @@ static long read_long_file(const char *path)
 	return v;
 }
 
-int cli_check_limits(const struct run_params *p, size_t n_entries)
+int cli_check_limits(const struct run_params *p, size_t n_entries,
+		     size_t loop_bytes)
 {
 	unsigned int max = 0;
 	long pid_max = read_long_file("/proc/sys/kernel/pid_max");
@@ -670,7 +671,8 @@ int cli_check_limits(const struct run_params *p, size_t n_entries)
 			  max, (unsigned long long)rl.rlim_cur);
 		return EXIT_USAGE;
 	}
-	if (arena_size_for(max, n_entries, p->latency) > SIZE_MAX / 4) {
+	if (arena_size_for(max, n_entries, loop_bytes, p->latency) >
+	    SIZE_MAX / 4) {
 		msg_error("a level of %u users needs more counter memory than this machine can map",
 			  max);
 		return EXIT_USAGE;

@@ -12,6 +12,7 @@
 #include "driver/report_formats.h"
 #include "driver/scratch.h"
 #include "driver/sweep.h"
+#include "driver/users.h"
 #include "driver/util.h"
 #include "driver/workfile.h"
 
@@ -71,7 +72,7 @@ static int run_main(int argc, char **argv)
 	if (p.layout == LAYOUT_UNSET)
 		p.layout = mix.layout != LAYOUT_UNSET ? mix.layout
 						      : LAYOUT_PER_USER;
-	rc = cli_check_limits(&p, mix.n_entries);
+	rc = cli_check_limits(&p, mix.n_entries, users_loop_bytes(&mix));
 	for (size_t i = 0; !rc && i < p.n_scratch; i++) {
 		if (scratch_check_base(p.scratch_bases[i], err, sizeof(err))) {
 			msg_error("%s", err);

@@ -761,7 +761,8 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	install_signal_handlers();
 	p->timer_ns = timer_cost_ns();
 	driver_priority(p);
-	rc = arena_create(&s.arena, max_users, mix->n_entries, p->latency);
+	rc = arena_create(&s.arena, max_users, mix->n_entries,
+			  users_loop_bytes(mix), p->latency);
 	if (!rc)
 		rc = snapshot_alloc(&s.t0, max_users, mix->n_entries);
 	if (!rc)

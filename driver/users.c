@@ -29,8 +29,11 @@ volatile int run_interrupted;
 /* How long users get to reach the gate: generous, it is not measured. */
 #define READY_TIMEOUT_S 60.0
 
-/* One mix entry as a user runs it. */
+/* One mix entry as a user runs it. The job's functions are copied in,
+ * so that an op reads no job table. */
 struct user_entry {
+	int (*run)(void *state);
+	int (*prepare)(void *state);	/* NULL: none */
 	const struct job *job;
 	void *state;
 	struct entry_counters *counters;
@@ -76,7 +79,7 @@ static int user_timed_op(const struct arena_header *hdr, uint32_t gen,
 	int rc;
 
 	t0 = clock_ns();
-	rc = ue->job->run(ue->state);
+	rc = ue->run(ue->state);
 	t1 = clock_ns();
 	if (!rc && __atomic_load_n(&hdr->measuring, __ATOMIC_RELAXED) == gen)
 		hist_record(ue->hist, t1 - t0);
@@ -132,46 +135,64 @@ static unsigned int gcd(unsigned int a, unsigned int b)
 	return a;
 }
 
-/*
- * The order this user runs its jobs in: each entry as often as its weight
- * (reduced by the weights' common divisor), shuffled with the user's own
- * seed, as AIM7 gives each user a shuffled job list. Skipped entries are
- * left out.
- */
-static uint16_t *user_schedule(const struct mix *mix,
-			       const struct user_entry *entries, uint64_t seed,
-			       size_t *len)
+/* The weights' common divisor, over the entries a user runs (all of them
+ * when `entries` is NULL); 0 for none. */
+static unsigned int weight_divisor(const struct mix *mix,
+				   const struct user_entry *entries)
 {
 	unsigned int div = 0;
-	size_t n = 0, k = 0;
-	uint16_t *order, tmp;
 
-	*len = 0;
 	for (size_t e = 0; e < mix->n_entries; e++)
-		if (entries[e].ready)
+		if (!entries || entries[e].ready)
 			div = gcd(mix->entries[e].weight, div);
-	if (!div)
-		return NULL;
-	for (size_t e = 0; e < mix->n_entries; e++)
-		if (entries[e].ready)
-			n += mix->entries[e].weight / div;
-	*len = n;
-	order = malloc(n * sizeof(*order));
-	if (!order)
-		return NULL;
-	for (size_t e = 0; e < mix->n_entries; e++)
+	return div;
+}
+
+/* The longest job order a user of this mix can have: the one with every
+ * entry in it (fewer entries can only share a larger divisor). */
+static size_t order_len_max(const struct mix *mix)
+{
+	unsigned int div = weight_divisor(mix, NULL);
+	size_t n = 0;
+
+	for (size_t e = 0; div && e < mix->n_entries; e++)
+		n += mix->entries[e].weight / div;
+	return n;
+}
+
+size_t users_loop_bytes(const struct mix *mix)
+{
+	return mix->n_entries * sizeof(struct user_entry) +
+	       order_len_max(mix) * sizeof(uint16_t);
+}
+
+/*
+ * The order this user runs its jobs in, written to `order` (room for
+ * order_len_max()): each entry as often as its weight (reduced by the
+ * weights' common divisor), shuffled with the user's own seed, as AIM7
+ * gives each user a shuffled job list. Skipped entries are left out.
+ * Returns its length, 0 when every entry was skipped.
+ */
+static size_t user_schedule(const struct mix *mix,
+			    const struct user_entry *entries, uint64_t seed,
+			    uint16_t *order)
+{
+	unsigned int div = weight_divisor(mix, entries);
+	size_t n = 0;
+	uint16_t tmp;
+
+	for (size_t e = 0; div && e < mix->n_entries; e++)
 		for (unsigned int w = 0; entries[e].ready &&
 					 w < mix->entries[e].weight / div; w++)
-			order[k++] = (uint16_t)e;
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = (size_t)(splitmix64(&seed) % (i + 1));
+			order[n++] = (uint16_t)e;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(splitmix64(&seed) % i);
 
-		tmp = order[i];
-		order[i] = order[j];
+		tmp = order[i - 1];
+		order[i - 1] = order[j];
 		order[j] = tmp;
 	}
-	*len = n;
-	return order;
+	return n;
 }
 
 /* Failed ops of one job in a row after which its user gives up: a job
@@ -198,14 +219,14 @@ static struct user_entry *user_loop(const struct arena_header *hdr,
 		struct entry_counters *c = ue->counters;
 		int rc = 0;
 
-		if (ue->job->prepare)
-			rc = ue->job->prepare(ue->state);
+		if (ue->prepare)
+			rc = ue->prepare(ue->state);
 		if (!rc) {
 			/* Without latency the countdown never reaches 0. */
 			if (ue->hist && !--ue->countdown)
 				rc = user_timed_op(hdr, gen, ue, timer_ns);
 			else
-				rc = ue->job->run(ue->state);
+				rc = ue->run(ue->state);
 		}
 		if (!rc) {
 			__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
@@ -304,7 +325,7 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	struct slot_rusage start, end;
 	char dir[PATH_MAX], reason[256];
 	struct job_ctx ctx;
-	uint16_t *order = NULL;
+	uint16_t *order = (uint16_t *)(entries + mix->n_entries);
 	size_t len = 0;
 
 	/* Only the last one wakes the driver, which looks at the count every
@@ -326,6 +347,8 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	 */
 	for (size_t e = 0; e < mix->n_entries; e++) {
 		entries[e].job = mix->entries[e].job;
+		entries[e].run = entries[e].job->run;
+		entries[e].prepare = entries[e].job->prepare;
 		entries[e].counters = &slot->counters[e];
 		entries[e].ready = false;
 		entries[e].hist = NULL;
@@ -397,9 +420,7 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 				  reason[0] ? ": " : "", reason);
 		entries[e].ready = true;
 	}
-	order = user_schedule(mix, entries, ctx.seed, &len);
-	if (!order && len)
-		user_fail(slot, USER_EXIT_SETUP, "out of memory for the job order");
+	len = user_schedule(mix, entries, ctx.seed, order);
 
 	rusage_now(&start);
 	/* For release_s, and for the driver, which starts the window only
@@ -423,7 +444,7 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		sched_yield();
 
 	user_test_fault(pool, user);
-	if (order) {
+	if (len) {
 		struct user_entry *bad = user_loop(hdr, gen, entries, order, len,
 						   pool->params->timer_ns);
 
@@ -443,7 +464,6 @@ park:
 	for (size_t e = 0; e < mix->n_entries; e++)
 		if (entries[e].ready && entries[e].job->fini)
 			entries[e].job->fini(entries[e].state);
-	free(order);
 
 	rusage_now(&end);
 	slot->rusage = (struct slot_rusage){
@@ -520,9 +540,9 @@ static void user_life(struct user_pool *pool, unsigned int user,
 
 	slot->pid = (int32_t)syscall(SYS_gettid);
 	user_pin(pool, user, slot);
-	entries = calloc(pool->mix->n_entries, sizeof(*entries));
-	if (!entries)
-		user_fail(slot, USER_EXIT_SETUP, "out of memory");
+	/* Its entries, then its job order: see arena_loop_state(). */
+	entries = arena_loop_state(pool->arena, slot);
+	memset(entries, 0, pool->mix->n_entries * sizeof(*entries));
 	for (;;) {
 		gen = wait_change(&hdr->level_gen, gen_seen);
 		gen_seen = gen;

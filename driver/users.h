@@ -76,6 +76,8 @@ extern volatile int run_interrupted;
  * the run promptly however many waits it was in. */
 #define INTERRUPT_GRACE_NS (500ULL * 1000 * 1000)
 
+/* Bytes of loop state each user keeps in its arena slot for this mix. */
+size_t users_loop_bytes(const struct mix *mix);
 int users_pool_init(struct user_pool *pool, unsigned int max_users);
 /* Ends every user (grace_s to exit, then SIGKILL; in an interrupted run
  * no later than INTERRUPT_GRACE_NS after the signal) and frees the pool. */

@@ -229,7 +229,7 @@ static void test_collector_level(void)
 
 	if (!build_mix(&mix, entries))
 		return;
-	rc = arena_create(&a, C_USERS, C_ENTRIES, false);
+	rc = arena_create(&a, C_USERS, C_ENTRIES, 0, false);
 	if (rc)
 		test_bail("arena_create: %s", strerror(rc));
 	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
@@ -303,7 +303,7 @@ static void test_collector_empty_window(void)
 
 	if (!build_mix(&mix, entries))
 		return;
-	rc = arena_create(&a, C_USERS, C_ENTRIES, false);
+	rc = arena_create(&a, C_USERS, C_ENTRIES, 0, false);
 	if (rc)
 		test_bail("arena_create: %s", strerror(rc));
 	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
@@ -339,7 +339,7 @@ static void test_arena_snapshot(void)
 	uint64_t before;
 	int rc;
 
-	rc = arena_create(&a, C_USERS, C_ENTRIES, false);
+	rc = arena_create(&a, C_USERS, C_ENTRIES, 0, false);
 	if (rc)
 		test_bail("arena_create: %s", strerror(rc));
 	if (snapshot_alloc(&s, C_USERS, C_ENTRIES))
@@ -367,6 +367,41 @@ static void test_arena_snapshot(void)
 		}
 	}
 	snapshot_free(&s);
+	arena_destroy(&a);
+}
+
+/* A slot's loop state lies between its counters and its histograms, and
+ * filling it, or the histograms, leaves every counter as it was. */
+static void test_arena_loop_state(void)
+{
+	const size_t loop_bytes = 1000;
+	struct arena a;
+	int rc;
+
+	rc = arena_create(&a, C_USERS, C_ENTRIES, loop_bytes, true);
+	if (rc)
+		test_bail("arena_create: %s", strerror(rc));
+	arena_reset_level(&a, C_USERS);
+	for (unsigned int u = 0; u < C_USERS; u++) {
+		struct user_slot *slot = arena_slot(&a, u);
+		char *loop = arena_loop_state(&a, slot);
+
+		for (size_t e = 0; e < C_ENTRIES; e++)
+			slot->counters[e].ops = 1000 * u + e;
+		CHECK(loop >= (char *)&slot->counters[C_ENTRIES]);
+		CHECK((uintptr_t)loop % CACHE_LINE == 0);
+		CHECK((char *)arena_hist(&a, slot, 0) >= loop + loop_bytes);
+		CHECK((char *)arena_hist(&a, slot, C_ENTRIES) <=
+		      (char *)slot + a.slot_stride);
+		memset(loop, 0xa5, loop_bytes);
+		memset(arena_hist(&a, slot, 0), 0x5a,
+		       C_ENTRIES * sizeof(struct hist));
+	}
+	for (unsigned int u = 0; u < C_USERS; u++)
+		for (size_t e = 0; e < C_ENTRIES; e++)
+			CHECK_EQ_U64(arena_slot(&a, u)->counters[e].ops,
+				     1000 * u + e);
+	CHECK(arena_size_for(C_USERS, C_ENTRIES, loop_bytes, true) == a.size);
 	arena_destroy(&a);
 }
 
@@ -592,5 +627,6 @@ int main(void)
 	RUN_TEST(test_collector_level);
 	RUN_TEST(test_collector_empty_window);
 	RUN_TEST(test_arena_snapshot);
+	RUN_TEST(test_arena_loop_state);
 	return test_done();
 }
