@@ -206,7 +206,15 @@ static size_t user_schedule(const struct mix *mix,
  * store: one writer per counter, and the parent only needs to see the
  * value eventually. The stop word is read once per op. Returns NULL, or
  * the entry whose failures ended the loop.
+ *
+ * Hot, as the null job's run function is: GCC places hot functions side
+ * by side, and the alignment keeps this loop from straddling a page, so
+ * the two share one. After a system call on a machine with page-table
+ * isolation and no PCID the TLB is empty, and each code page an op
+ * returns to is walked again: one page fewer gave getppid 1.8% more ops
+ * here.
  */
+__attribute__((hot, noinline, aligned(1024)))
 static struct user_entry *user_loop(const struct arena_header *hdr,
 				    uint32_t gen, struct user_entry *entries,
 				    const uint16_t *order, size_t len,
