@@ -12,8 +12,11 @@ struct host_info {
 	char cpu_model[128];
 	unsigned int cpus_online;
 	uint64_t memory_bytes;
+	unsigned int kdamonds;	/* DAMON monitor threads running */
 };
 
 void host_probe(struct host_info *h);
+/* How many DAMON monitor threads (kdamond.N) run now, from /proc. */
+unsigned int host_kdamonds(void);
 
 #endif

@@ -82,6 +82,7 @@ static void add_host(struct builder *b, cJSON *root, const struct host_info *h)
 	add_str(b, o, "cpu_model", h->cpu_model);
 	add_num(b, o, "cpus_online", h->cpus_online);
 	add_num(b, o, "memory_bytes", (double)h->memory_bytes);
+	add_num(b, o, "kdamonds", h->kdamonds);
 }
 
 static void add_params(struct builder *b, cJSON *root,

@@ -11,7 +11,7 @@ check_ok_result() {
 	jq_check "$json" '.status == "complete"' "status complete"
 	jq_check "$json" '.started_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T")' "started_at"
 	jq_check "$json" '.host.kernel_release | length > 0' "host.kernel_release"
-	jq_check "$json" '.host.cpus_online >= 1 and .host.memory_bytes > 0' "host size"
+	jq_check "$json" '.host.cpus_online >= 1 and .host.memory_bytes > 0 and .host.kdamonds >= 0' "host size"
 	jq_check "$json" ".params.levels == [$levels]" "params.levels"
 	jq_check "$json" '.params.runtime_s == 1 and .params.warmup_s == 0.5' "params times"
 	jq_check "$json" ".params.layout == \"$layout\"" "params.layout"

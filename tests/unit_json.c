@@ -188,6 +188,7 @@ static bool build_run(struct run_result *r)
 		 "Test CPU \"quoted\" @ 3.00GHz");
 	r->host.cpus_online = 8;
 	r->host.memory_bytes = UINT64_C(17179869184);
+	r->host.kdamonds = 1;
 
 	run_params = (struct run_params){
 		.levels = run_levels,
@@ -349,6 +350,7 @@ static void test_document(void)
 	CHECK_JSON_STR(root, "host.cpu_model", "Test CPU \"quoted\" @ 3.00GHz");
 	CHECK_JSON_NUM(root, "host.cpus_online", 8);
 	CHECK_JSON_NUM(root, "host.memory_bytes", 17179869184.0);
+	CHECK_JSON_NUM(root, "host.kdamonds", 1);
 
 	CHECK_JSON_STR(root, "params.workfile", "workfiles/hand-mix");
 	if (CHECK_EQ_INT(array_size(root, "params.levels"), 2)) {

@@ -189,6 +189,13 @@ say "Limits here: pid_max $pid_max, threads-max $threads_max, RLIMIT_NPROC $npro
 say "10000 users need pid_max and threads-max above 10000 plus the driver's"
 say "share, RLIMIT_NPROC above 10000 for a non-root user, and about 1.5 GiB"
 say "(page tables and kernel stacks of 10000 small processes)."
+kdamonds=$(grep -l '^kdamond' /proc/[0-9]*/comm 2>/dev/null | wc -l)
+if [ "$kdamonds" -gt 0 ]; then
+	say "DAMON runs here ($kdamonds kdamond thread(s)): its reverse-map walks"
+	say "take the lock that all users forked from the driver share, so 10000"
+	say "users can take minutes to come through the gate and to exit, and"
+	say "this bench then runs past ten minutes."
+fi
 say ""
 say "| users | runs | bare fork+gate ready s | aimsweep ready s (start_s) | ratio | bare release s (idle / busy children) | aimsweep release s | ratio to busy | driver CPU % of a core | driver max RSS KiB |"
 say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
