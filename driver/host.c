@@ -1,6 +1,6 @@
 /* driver/host.c: reads the machine's identity from uname and /proc. */
-#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -29,37 +29,51 @@ static void read_cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+/* The first word of a one-line sysfs file, or "" when it cannot be read. */
+static void read_sysfs_word(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, " \n")] = '\0';
+	fclose(f);
+}
+
 /*
- * DAMON's kdamond threads, started by its sysfs interface or by the
- * damon_reclaim and damon_lru_sort modules alike, are found by name. With
+ * DAMON's kdamond threads, started from its sysfs interface or by the
+ * damon_reclaim, damon_lru_sort and damon_stat modules. With
  * physical-address monitoring they walk the reverse map of anonymous
- * pages, under the lock that every process forked from one parent
- * shares; thousands of users then wait on it to fork, grow a stack or
- * exit.
+ * pages under the lock that every process forked from one parent
+ * shares, and thousands of users then wait on it to fork, grow a stack
+ * or exit. Read from sysfs, a few small files, not from every process.
  */
 unsigned int host_kdamonds(void)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *de;
+	static const char *const modules[] = {
+		"damon_reclaim", "damon_lru_sort", "damon_stat",
+	};
+	const char *admin = "/sys/kernel/mm/damon/admin/kdamonds";
+	char path[128], word[16];
 	unsigned int n = 0;
+	long admin_n;
 
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		char path[64], comm[32];
-		FILE *f;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "kdamond", 7))
-			n++;
-		fclose(f);
+	snprintf(path, sizeof(path), "%s/nr_kdamonds", admin);
+	read_sysfs_word(path, word, sizeof(word));
+	admin_n = strtol(word, NULL, 10);
+	for (long i = 0; i < admin_n && i < 64; i++) {
+		snprintf(path, sizeof(path), "%s/%ld/state", admin, i);
+		read_sysfs_word(path, word, sizeof(word));
+		n += !strcmp(word, "on");
 	}
-	closedir(d);
+	for (size_t i = 0; i < sizeof(modules) / sizeof(modules[0]); i++) {
+		snprintf(path, sizeof(path),
+			 "/sys/module/%s/parameters/enabled", modules[i]);
+		read_sysfs_word(path, word, sizeof(word));
+		n += !strcmp(word, "Y");
+	}
 	return n;
 }
 

@@ -16,7 +16,7 @@ struct host_info {
 };
 
 void host_probe(struct host_info *h);
-/* How many DAMON monitor threads (kdamond.N) run now, from /proc. */
+/* How many DAMON monitor threads (kdamond) run now, from sysfs. */
 unsigned int host_kdamonds(void);
 
 #endif
