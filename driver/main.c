@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "driver/cli.h"
-#include "driver/host.h"
 #include "driver/compare.h"
 #include "driver/paths.h"
 #include "driver/list.h"
@@ -16,28 +15,6 @@
 #include "driver/users.h"
 #include "driver/util.h"
 #include "driver/workfile.h"
-
-/* Above this many users, a running kdamond is worth a warning. */
-#define KDAMOND_WARN_USERS 1000
-
-/* DAMON's rmap walks can stall thousands of users forked from one
- * process (see host_kdamonds()): say so before the run, not after. */
-static void warn_kdamond(const struct run_params *p)
-{
-	unsigned int max = 0, n;
-
-	for (size_t i = 0; i < p->n_levels; i++)
-		if (p->levels[i] > max)
-			max = p->levels[i];
-	if (max <= KDAMOND_WARN_USERS || !(n = host_kdamonds()))
-		return;
-	msg_warn("DAMON is monitoring this machine's memory (%u kdamond thread%s): "
-		 "its reverse-map walks take a lock all %u users share, and can "
-		 "hold up their start and end for minutes (10000 users on the "
-		 "development VM came through the gate in 16 s with DAMON off, "
-		 "in 527 s with it on); host.kdamonds in result.json records it",
-		 n, n == 1 ? "" : "s", max);
-}
 
 static void usage(FILE *f)
 {
@@ -113,8 +90,6 @@ static int run_main(int argc, char **argv)
 				 "minutes between runs you compare",
 				 p.scratch_bases[i], p.scratch_fs[i].type);
 	}
-	if (!rc)
-		warn_kdamond(&p);
 	if (!rc)
 		rc = sweep_run(&p, &mix);
 	mix_free(&mix);

@@ -189,13 +189,6 @@ say "Limits here: pid_max $pid_max, threads-max $threads_max, RLIMIT_NPROC $npro
 say "10000 users need pid_max and threads-max above 10000 plus the driver's"
 say "share, RLIMIT_NPROC above 10000 for a non-root user, and about 1.5 GiB"
 say "(page tables and kernel stacks of 10000 small processes)."
-kdamonds=$(grep -l '^kdamond' /proc/[0-9]*/comm 2>/dev/null | wc -l)
-if [ "$kdamonds" -gt 0 ]; then
-	say "DAMON runs here ($kdamonds kdamond thread(s)): its reverse-map walks"
-	say "take the lock that all users forked from the driver share, so 10000"
-	say "users can take minutes to come through the gate and to exit, and"
-	say "this bench then runs past ten minutes."
-fi
 say ""
 say "| users | runs | bare fork+gate ready s | aimsweep ready s (start_s) | ratio | bare release s (idle / busy children) | aimsweep release s | ratio to busy | driver CPU % of a core | driver max RSS KiB |"
 say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -229,6 +222,7 @@ for n in 100 1000 10000; do
 		jq '.levels[0].release_s' "$j" >>"$work/s.rel"
 		jq '.levels[0].driver.cpu_pct' "$j" >>"$work/s.cpu"
 		jq '.levels[0].driver.max_rss_kb' "$j" >>"$work/s.rss"
+		jq '.host.kdamonds // 0' "$j" >"$work/kdamonds"
 	done
 	awk -v n="$n" -v r="$reps" -v br="$(median <"$work/s.bready")" \
 	    -v ar="$(median <"$work/s.ready")" -v bl="$(median <"$work/s.brel")" \
@@ -244,6 +238,13 @@ for n in 100 1000 10000; do
 done
 say ""
 say "Targets: 1000 users ready in < 0.5 s; driver CPU < 1% of a core."
+kdamonds=$(cat "$work/kdamonds" 2>/dev/null || echo 0)
+if [ "$kdamonds" -gt 0 ]; then
+	say "DAMON ran here ($kdamonds kdamond thread(s), host.kdamonds): its"
+	say "reverse-map walks take the lock that all users forked from the"
+	say "driver share, so 10000 users can take minutes to come through the"
+	say "gate and to exit, and this bench then runs past ten minutes."
+fi
 say "The bare columns are this machine's floor: the same number of fork()s"
 say "from one process, each child counting itself in at a futex gate. Idle"
 say "children leave as soon as they are through; busy ones call getppid()"
