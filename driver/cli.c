@@ -684,10 +684,10 @@ int cli_check_limits(const struct run_params *p, size_t n_entries,
 	/* Not a limit, but it can stall such a level: see host_kdamonds(). */
 	if (max > KDAMOND_WARN_USERS && (kdamonds = host_kdamonds()))
 		msg_warn("DAMON is monitoring this machine's memory (%u kdamond thread%s): "
-			 "its reverse-map walks take a lock all %u users share, and can "
-			 "hold up their start and end for minutes (10000 users on the "
-			 "development VM came through the gate in 16 s with DAMON off, "
-			 "in 527 s with it on); host.kdamonds in result.json records it",
+			 "its reverse-map walks hold locks that all %u users take to "
+			 "fork and exit, which can hold up their start and end for "
+			 "minutes (see SCHEDULING in aimsweep(1)); host.kdamonds in "
+			 "result.json records it",
 			 kdamonds, kdamonds == 1 ? "" : "s", max);
 	return 0;
 }
