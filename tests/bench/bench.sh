@@ -260,7 +260,8 @@ for n in 100 1000 10000; do
 		0) ;;
 		124)
 			stalled="$stalled aimsweep" aim_cut=$limit
-			jq '.host.kdamonds // 0' "$work"/out/*/result.json >"$work/kdamonds"
+			k=$(jq '.host.kdamonds // 0' "$work"/out/*/result.json 2>/dev/null) &&
+				echo "$k" >"$work/kdamonds"
 			continue
 			;;
 		*) continue ;;
@@ -296,8 +297,8 @@ for n in 100 1000 10000; do
 done
 say ""
 say "Targets: 1000 users ready in < 0.5 s; driver CPU < 1% of a core."
-kdamonds=$(cat "$work/kdamonds" 2>/dev/null || echo 0)
-if [ "$kdamonds" -gt 0 ]; then
+kdamonds=$(cat "$work/kdamonds" 2>/dev/null)
+if [ "${kdamonds:-0}" -gt 0 ]; then
 	say "DAMON ran here ($kdamonds kdamond thread(s), host.kdamonds). Its"
 	say "reverse-map walks of a page mapped by every user (the driver's"
 	say "pages they inherit, and the program's and libc's text) hold the"
