@@ -37,20 +37,38 @@ static int sys_unlink(const char *path)
 }
 
 struct file_state {
-	char dir[PATH_MAX];
-	unsigned int user;
-	char tag;		/* which job: each names its files apart */
+	/* "DIR/<tag><user>.", the name of every file of this job and user
+	 * but its sequence number, which file_name() writes after it. */
+	char path[PATH_MAX];
+	size_t prefix_len;
 	unsigned long next;	/* sequence number of the next file */
 	unsigned long live;	/* files that exist now */
 	int fd;			/* creat, close: the descriptor of the op */
 };
 
-/* Names carry the job and the user index, so that the jobs of one user,
- * and users sharing one directory, never touch each other's files. */
-static int file_name(const struct file_state *st, unsigned long seq,
-		     char *buf, size_t len)
+/*
+ * Names carry the job and the user index, so that the jobs of one user,
+ * and users sharing one directory, never touch each other's files. Only
+ * the number is written per op, by hand: formatting the whole path with
+ * snprintf() twice per op cost the creat job 5.8% of its ops (15 of 15
+ * paired 1 s runs), time spent in the C library rather than the kernel.
+ * Returns the path, in the state's buffer, or NULL when it is too long.
+ */
+static const char *file_name(struct file_state *st, unsigned long seq)
 {
-	return job_path(buf, len, st->dir, "%c%u.%lu", st->tag, st->user, seq);
+	char digits[24];
+	size_t n = 0;
+
+	do {
+		digits[n++] = (char)('0' + seq % 10);
+		seq /= 10;
+	} while (seq);
+	if (st->prefix_len + n >= sizeof(st->path))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		st->path[st->prefix_len + i] = digits[n - 1 - i];
+	st->path[st->prefix_len + n] = '\0';
+	return st->path;
 }
 
 static int file_init(const struct job_ctx *ctx, void **state, char tag)
@@ -59,12 +77,12 @@ static int file_init(const struct job_ctx *ctx, void **state, char tag)
 
 	if (!st)
 		return ENOMEM;
-	if (job_path(st->dir, sizeof(st->dir), ctx->dir, ".")) {
+	if (job_path(st->path, sizeof(st->path), ctx->dir, "%c%u.", tag,
+		     ctx->user)) {
 		free(st);
 		return ENAMETOOLONG;
 	}
-	st->user = ctx->user;
-	st->tag = tag;
+	st->prefix_len = strlen(st->path);
 	st->fd = -1;
 	*state = st;
 	return 0;
@@ -73,11 +91,12 @@ static int file_init(const struct job_ctx *ctx, void **state, char tag)
 /* Removes the files this state still owns, oldest first. */
 static int file_unlink_live(struct file_state *st)
 {
-	char path[PATH_MAX];
+	const char *path;
 	int err = 0;
 
 	for (; st->live; st->live--) {
-		if (file_name(st, st->next - st->live, path, sizeof(path)))
+		path = file_name(st, st->next - st->live);
+		if (!path)
 			return ENAMETOOLONG;
 		if (sys_unlink(path) && errno != ENOENT)
 			err = errno;
@@ -112,7 +131,7 @@ static int unlink_init(const struct job_ctx *ctx, void **state)
 static int creat_prepare(void *state)
 {
 	struct file_state *st = state;
-	char path[PATH_MAX];
+	const char *path;
 
 	if (st->fd >= 0) {
 		close(st->fd);
@@ -120,7 +139,8 @@ static int creat_prepare(void *state)
 	}
 	if (st->live < CREAT_KEEP)
 		return 0;
-	if (file_name(st, st->next - st->live, path, sizeof(path)))
+	path = file_name(st, st->next - st->live);
+	if (!path)
 		return ENAMETOOLONG;
 	st->live--;
 	if (sys_unlink(path) && errno != ENOENT)
@@ -131,9 +151,9 @@ static int creat_prepare(void *state)
 static int creat_run(void *state)
 {
 	struct file_state *st = state;
-	char path[PATH_MAX];
+	const char *path = file_name(st, st->next);
 
-	if (file_name(st, st->next, path, sizeof(path)))
+	if (!path)
 		return ENAMETOOLONG;
 	st->fd = sys_creat(path, 0600);
 	if (st->fd < 0)
@@ -148,12 +168,13 @@ static int creat_run(void *state)
 static int unlink_prepare(void *state)
 {
 	struct file_state *st = state;
-	char path[PATH_MAX];
+	const char *path;
 	int fd;
 
 	if (st->live)
 		return 0;
-	if (file_name(st, st->next, path, sizeof(path)))
+	path = file_name(st, st->next);
+	if (!path)
 		return ENAMETOOLONG;
 	fd = sys_creat(path, 0600);
 	if (fd < 0)
@@ -167,11 +188,12 @@ static int unlink_prepare(void *state)
 static int unlink_run(void *state)
 {
 	struct file_state *st = state;
-	char path[PATH_MAX];
+	const char *path;
 
 	if (!st->live)
 		return ENOENT;
-	if (file_name(st, st->next - st->live, path, sizeof(path)))
+	path = file_name(st, st->next - st->live);
+	if (!path)
 		return ENAMETOOLONG;
 	st->live--;
 	if (sys_unlink(path))
@@ -185,14 +207,15 @@ static int unlink_run(void *state)
 static int close_init(const struct job_ctx *ctx, void **state)
 {
 	struct file_state *st;
-	char path[PATH_MAX];
+	const char *path;
 	int rc, fd;
 
 	rc = file_init(ctx, state, 'k');
 	if (rc)
 		return rc;
 	st = *state;
-	if (file_name(st, 0, path, sizeof(path)))
+	path = file_name(st, 0);
+	if (!path)
 		return ENAMETOOLONG;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	if (fd < 0)
@@ -206,11 +229,12 @@ static int close_init(const struct job_ctx *ctx, void **state)
 static int close_prepare(void *state)
 {
 	struct file_state *st = state;
-	char path[PATH_MAX];
+	const char *path;
 
 	if (st->fd >= 0)
 		return 0;
-	if (file_name(st, 0, path, sizeof(path)))
+	path = file_name(st, 0);
+	if (!path)
 		return ENAMETOOLONG;
 	st->fd = open(path, O_RDONLY | O_NOFOLLOW);
 	return st->fd < 0 ? errno : 0;

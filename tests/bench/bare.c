@@ -75,44 +75,48 @@ static void op_kill(void)
 }
 
 /* creat: close the previous file, remove the oldest of the 4 newest,
- * create a new one, as the creat job's prepare and run do. */
-static const char *creat_dir;
+ * create a new one, as the creat job's prepare and run do. Like the job,
+ * it writes only the number of each name, after a prefix made once, and
+ * names its files as the job names user 0's. */
+static char creat_buf[PATH_MAX];
+static size_t creat_prefix;
 static unsigned long creat_next;
 static int creat_fd = -1;
 
-static void creat_path(char *buf, size_t len, unsigned long seq)
+static const char *creat_path(unsigned long seq)
 {
-	snprintf(buf, len, "%s/b%lu", creat_dir, seq);
+	char digits[24];
+	size_t n = 0;
+
+	do {
+		digits[n++] = (char)('0' + seq % 10);
+		seq /= 10;
+	} while (seq);
+	for (size_t i = 0; i < n; i++)
+		creat_buf[creat_prefix + i] = digits[n - 1 - i];
+	creat_buf[creat_prefix + n] = '\0';
+	return creat_buf;
 }
 
 static void op_creat(void)
 {
-	char path[PATH_MAX];
-
 	if (creat_fd >= 0)
 		close(creat_fd);
-	if (creat_next >= 4) {
-		creat_path(path, sizeof(path), creat_next - 4);
-		if (unlink(path) && errno != ENOENT)
-			die("unlink");
-	}
-	creat_path(path, sizeof(path), creat_next++);
-	creat_fd = creat(path, 0600);
+	if (creat_next >= 4 && unlink(creat_path(creat_next - 4)) &&
+	    errno != ENOENT)
+		die("unlink");
+	creat_fd = creat(creat_path(creat_next++), 0600);
 	if (creat_fd < 0)
 		die("creat");
 }
 
 static void creat_cleanup(void)
 {
-	char path[PATH_MAX];
-
 	if (creat_fd >= 0)
 		close(creat_fd);
 	for (unsigned long s = creat_next > 4 ? creat_next - 4 : 0;
-	     s < creat_next; s++) {
-		creat_path(path, sizeof(path), s);
-		unlink(path);
-	}
+	     s < creat_next; s++)
+		unlink(creat_path(s));
 }
 
 static int loop(const char *name, double seconds, const char *dir)
@@ -143,7 +147,12 @@ static int loop(const char *name, double seconds, const char *dir)
 			fprintf(stderr, "bare: creat needs a directory\n");
 			return 2;
 		}
-		creat_dir = dir;
+		if (strlen(dir) + 32 > sizeof(creat_buf)) {
+			fprintf(stderr, "bare: directory name too long\n");
+			return 2;
+		}
+		creat_prefix = (size_t)snprintf(creat_buf, sizeof(creat_buf),
+						"%s/c0.", dir);
 		op = op_creat;
 	} else {
 		fprintf(stderr, "bare: no op %s\n", name);
