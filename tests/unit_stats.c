@@ -1,4 +1,5 @@
-/* tests/unit_stats.c: unit tests of the statistics and of the collector. */
+/* tests/unit_stats.c: unit tests of the statistics, of the collector, and
+ * of small numeric helpers (decimal_put). */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "driver/stats.h"
 #include "driver/util.h"
 #include "driver/workfile.h"
+#include "jobs/decimal.h"
 #include "jobs/job.h"
 #include "tests/test.h"
 
@@ -608,6 +610,26 @@ static void test_welch(void)
 	CHECK_NEAR(t, 3 / sqrt(0.8), 1e-12);
 }
 
+/* The number the file jobs write into each name per op. */
+static void test_decimal_put(void)
+{
+	char buf[32];
+
+	CHECK_EQ_INT((int)decimal_put(buf, sizeof(buf), 0), 1);
+	CHECK_STR_EQ(buf, "0");
+	CHECK_EQ_INT((int)decimal_put(buf, sizeof(buf), 1070), 4);
+	CHECK_STR_EQ(buf, "1070");
+	CHECK_EQ_INT((int)decimal_put(buf, sizeof(buf), 18446744073709551615UL),
+		     20);
+	CHECK_STR_EQ(buf, "18446744073709551615");
+	/* Three digits and the NUL need 4 bytes; 3 leave the buffer alone. */
+	strcpy(buf, "xy");
+	CHECK_EQ_INT((int)decimal_put(buf, 3, 123), 0);
+	CHECK_STR_EQ(buf, "xy");
+	CHECK_EQ_INT((int)decimal_put(buf, 4, 123), 3);
+	CHECK_STR_EQ(buf, "123");
+}
+
 int main(void)
 {
 	RUN_TEST(test_summarize_empty);
@@ -624,6 +646,7 @@ int main(void)
 	RUN_TEST(test_jain);
 	RUN_TEST(test_percentile);
 	RUN_TEST(test_welch);
+	RUN_TEST(test_decimal_put);
 	RUN_TEST(test_collector_level);
 	RUN_TEST(test_collector_empty_window);
 	RUN_TEST(test_arena_snapshot);

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jobs/decimal.h"
+
 /*
  * Each op here is what one op of the aimsweep job of the same name does,
  * syscall for syscall, with nothing around it: no counters in shared
@@ -85,16 +87,8 @@ static int creat_fd = -1;
 
 static const char *creat_path(unsigned long seq)
 {
-	char digits[24];
-	size_t n = 0;
-
-	do {
-		digits[n++] = (char)('0' + seq % 10);
-		seq /= 10;
-	} while (seq);
-	for (size_t i = 0; i < n; i++)
-		creat_buf[creat_prefix + i] = digits[n - 1 - i];
-	creat_buf[creat_prefix + n] = '\0';
+	decimal_put(creat_buf + creat_prefix, sizeof(creat_buf) - creat_prefix,
+		    seq);
 	return creat_buf;
 }
 
