@@ -9,10 +9,12 @@ void report_text_header(FILE *f, const struct run_result *r,
 {
 	const struct run_params *p = r->params;
 
-	fprintf(f, "# aimsweep %s: workfile %s (%zu jobs), ", PACKAGE_VERSION,
-		r->mix->name, r->mix->n_entries);
+	fprintf(f, "# aimsweep %s: workfile %s (%zu job%s), ", PACKAGE_VERSION,
+		r->mix->name, r->mix->n_entries,
+		r->mix->n_entries == 1 ? "" : "s");
 	if (p->levels_given)
-		fprintf(f, "%zu levels", p->n_levels);
+		fprintf(f, "%zu level%s", p->n_levels,
+			p->n_levels == 1 ? "" : "s");
 	else
 		fprintf(f, "users %u..%u by %u", p->start_users, p->end_users,
 			p->increment);

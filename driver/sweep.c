@@ -186,12 +186,13 @@ static int write_result(struct sweep *s)
  * samples the run queue. Returns false when a signal cut it short.
  */
 static bool sample_window(struct sweep *s, unsigned int users,
-			  struct level_result *level)
+			  struct level_result *level, const char *tag)
 {
 	const struct run_params *p = s->params;
 	uint64_t t0 = s->t0.t_ns, t1 = t0 + (uint64_t)(p->runtime_s * NSEC_PER_SEC);
 	uint64_t step = (uint64_t)(p->interval_s * NSEC_PER_SEC);
 	uint64_t prev_t = t0, prev_ops = arena_total_ops(&s->arena, users);
+	uint64_t ops0 = prev_ops;
 	size_t cap = (size_t)(p->runtime_s / p->interval_s) + 2;
 	double rq_sum = 0, *jpm;
 	struct sysview v;
@@ -229,6 +230,12 @@ static bool sample_window(struct sweep *s, unsigned int users,
 		}
 		prev_t = t;
 		prev_ops = ops;
+		if (t > t0)
+			progress_show("%s: %.0f of %g s, %.1f jobs/min so far", tag,
+				      (double)(t - t0) / NSEC_PER_SEC,
+				      p->runtime_s,
+				      (double)(ops - ops0) * 60.0 * NSEC_PER_SEC /
+					      (double)(t - t0));
 		if (next >= t1)
 			break;
 	}
@@ -300,7 +307,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 {
 	const struct run_params *p = s->params;
 	struct level_capture cap = { 0 };
-	char level_dir[PATH_MAX + 32], err[REASON_LEN];
+	char level_dir[PATH_MAX + 32], err[REASON_LEN], tag[64];
 	struct level_run lr = { 0 };
 	struct sysview sys0, sys1;
 	struct rusage self0, self1;
@@ -320,6 +327,11 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 		}
 	}
 
+	snprintf(tag, sizeof(tag), "%u user%s", users, users == 1 ? "" : "s");
+	if (p->repeat > 1)
+		snprintf(tag + strlen(tag), sizeof(tag) - strlen(tag),
+			 ", repeat %u of %u", repeat + 1, p->repeat);
+	progress_show("%s: starting", tag);
 	t_start = now_ns();
 	if (users_level_begin(&s->pool, &lr, users))
 		goto stop;
@@ -342,6 +354,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 
 	t_gate = now_ns();
 	users_release(&s->pool, &lr);
+	progress_show("%s: warm-up", tag);
 	if (!warm_up(s, &lr, t_gate + warmup))
 		goto stop;
 	/*
@@ -360,7 +373,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	getrusage(RUSAGE_SELF, &self0);
 	snapshot_take(&s->t0, &s->arena, users);
 	capture_start(&cap);
-	if (!sample_window(s, users, level))
+	if (!sample_window(s, users, level, tag))
 		goto stop;
 	snapshot_take(&s->t1, &s->arena, users);
 	getrusage(RUSAGE_SELF, &self1);
@@ -374,6 +387,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	measured = true;
 stop:
 	t_stop = now_ns();
+	progress_show("%s: stopping", tag);
 	users_stop(&s->pool, &lr);
 	users_level_end(&s->pool, &lr, p->grace_s);
 	level->rusage = lr.rusage;
@@ -677,6 +691,7 @@ static int run_interleaved(struct sweep *s)
 			 * comes in its turn in the last round. */
 			if (rounds_failed(&rd, i, n)) {
 				if (k == n - 1 && live_table(p)) {
+					progress_clear();
 					report_text_level(stdout,
 							  &s->result.levels[i]);
 					rd.final[i] = true;
@@ -704,6 +719,7 @@ static int run_interleaved(struct sweep *s)
 			if (run->status != LEVEL_OK)
 				status = EXIT_RUN_FAILED;
 			if (k == n - 1 && live_table(p)) {
+				progress_clear();
 				report_text_level(stdout, &s->result.levels[i]);
 				rd.final[i] = true;
 			}
@@ -726,6 +742,7 @@ static int run_interleaved(struct sweep *s)
 	}
 	/* Levels the run left short of their repeats are shown as they
 	 * are. */
+	progress_clear();
 	for (size_t i = 0; live_table(p) && i < s->result.n_levels; i++)
 		if (!rd.final[i])
 			report_text_level(stdout, &s->result.levels[i]);
@@ -818,6 +835,7 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 		goto out;
 	}
 
+	progress_init();
 	if (live_table(p))
 		report_text_header(stdout, &s.result, s.json_path);
 	if (interleaved(p))
@@ -840,6 +858,7 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 			break;
 		}
 		crossed = scale_level(&s.result, p);
+		progress_clear();
 		if (live_table(p))
 			report_text_level(stdout,
 					  &s.result.levels[s.result.n_levels - 1]);
@@ -869,6 +888,7 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	}
 	if (write_result(&s) && status == EXIT_OK)
 		status = EXIT_RUN_FAILED;
+	progress_clear();
 	if (live_table(p))
 		report_text_summary(stdout, &s.result);
 	else

@@ -2,8 +2,10 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "driver/util.h"
 
@@ -38,11 +40,47 @@ bool sleep_until_ns(uint64_t deadline_ns, const volatile int *stop_flag)
 static void msg_emit(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
+static bool progress_on;	/* standard error is a terminal */
+static bool progress_shown;	/* a progress line is on it now */
+
+void progress_init(void)
+{
+	const char *term = getenv("TERM");
+
+	progress_on = isatty(STDERR_FILENO) && !(term && !strcmp(term, "dumb"));
+}
+
+void progress_show(const char *fmt, ...)
+{
+	char buf[160];
+	va_list ap;
+
+	if (!progress_on)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* Back to the start of the line, erase it, write the new one. */
+	fprintf(stderr, "\r\033[K%s", buf);
+	fflush(stderr);
+	progress_shown = true;
+}
+
+void progress_clear(void)
+{
+	if (!progress_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	progress_shown = false;
+}
+
 static void msg_emit(const char *prefix, const char *fmt, va_list ap)
 {
 	char buf[1024];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
+	progress_clear();
 	fprintf(stderr, "aimsweep: %s%s\n", prefix, buf);
 }
 

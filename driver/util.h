@@ -25,13 +25,23 @@ void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The live progress line: one line on standard error, rewritten in place,
+ * shown only when standard error is a terminal (and TERM is not "dumb").
+ * Messages clear it before they print; whoever prints anything else to
+ * the terminal (the table) calls progress_clear() first.
+ */
+void progress_init(void);
+void progress_show(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress_clear(void);
+
 /* Parses a non-negative decimal integer that must fit in `max`; no sign,
  * no trailing garbage. Returns false on error. */
 bool parse_u64(const char *s, uint64_t max, uint64_t *out);
 
-const char *errno_name(int err);
+const char *errno_name(int err);	/* "ENOSPC", or "E123" */
 
 /* Writes "dir/name" into buf; false when it does not fit. */
-bool path_join(char *buf, size_t len, const char *dir, const char *name);	/* "ENOSPC", or "E123" */
+bool path_join(char *buf, size_t len, const char *dir, const char *name);
 
 #endif
