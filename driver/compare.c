@@ -159,14 +159,14 @@ static struct side_level *side_levels(const cJSON *root, size_t *n)
 	return v;
 }
 
+static const char *side_workfile(const cJSON *root);
+
 static void print_side_header(FILE *f, const char *tag, const cJSON *root,
 			      const char *name)
 {
 	const cJSON *host = json_obj(root, "host");
-	const char *wf = json_str(json_obj(root, "mix"), "name");
+	const char *wf = side_workfile(root);
 
-	if (!wf)
-		wf = json_str(json_obj(root, "params"), "workfile");
 	fprintf(f, "# %s: ", tag);
 	fput_safe(f, name);
 	fputs(": Linux ", f);
@@ -180,6 +180,33 @@ static void print_side_header(FILE *f, const char *tag, const cJSON *root,
 	fputs(", ", f);
 	fput_safe(f, json_str(root, "status"));
 	fputc('\n', f);
+}
+
+static const char *side_workfile(const cJSON *root)
+{
+	const char *wf = json_str(json_obj(root, "mix"), "name");
+
+	return wf ? wf : json_str(json_obj(root, "params"), "workfile");
+}
+
+/* What makes a comparison doubtful, said on standard error: different
+ * workfiles (other jobs: the numbers do not compare), and a side whose run
+ * did not complete (levels it did not reach are missing). */
+static void warn_sides(const cJSON *a, const char *a_name, const cJSON *b,
+		       const char *b_name)
+{
+	const char *wa = side_workfile(a), *wb = side_workfile(b);
+	const char *sa = json_str(a, "status"), *sb = json_str(b, "status");
+
+	if (wa && wb && strcmp(wa, wb))
+		msg_warn("compare: A ran workfile %s and B workfile %s: other jobs, so their jobs/min do not compare",
+			 wa, wb);
+	if (sa && strcmp(sa, "complete"))
+		msg_warn("compare: A (%s) did not complete: its status is %s",
+			 a_name, sa);
+	if (sb && strcmp(sb, "complete"))
+		msg_warn("compare: B (%s) did not complete: its status is %s",
+			 b_name, sb);
 }
 
 static void put_value(FILE *f, double v)
@@ -198,14 +225,56 @@ static void put_change(FILE *f, double pct)
 		fprintf(f, " %+8.1f%%", pct);
 }
 
-static bool read_repeats(const cJSON *level, struct repeat_stats *r)
+/* n, mean and stddev of a repeats summary; false without 2 repeats. */
+static bool read_spread(const cJSON *o, struct repeat_stats *r)
 {
-	const cJSON *o = json_obj(json_obj(level, "repeats"), "jobs_per_min");
-
 	r->n = json_num(o, "n");
 	r->mean = json_num(o, "mean");
 	r->stddev = json_num(o, "stddev");
 	return r->n >= 2 && !isnan(r->mean) && r->stddev >= 0;
+}
+
+static bool read_repeats(const cJSON *level, struct repeat_stats *r)
+{
+	return read_spread(json_obj(json_obj(level, "repeats"), "jobs_per_min"),
+			   r);
+}
+
+/* A job's spread over the level's repeats (levels[].repeats.jobs[]). */
+static bool read_job_repeats(const cJSON *level, const char *name,
+			     struct repeat_stats *r)
+{
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, json_arr(json_obj(level, "repeats"), "jobs")) {
+		const char *other = json_str(x, "name");
+
+		if (other && !strcmp(other, name))
+			return read_spread(json_obj(x, "ops_per_sec"), r);
+	}
+	return false;
+}
+
+/* The verdict column: Welch's test of the means when both sides have
+ * repeats, else "no repeats: noise unknown". */
+static void put_verdict(FILE *f, const struct repeat_stats *ra,
+			const struct repeat_stats *rb, bool have, double pct,
+			double noise_pct)
+{
+	double p, t, df;
+
+	if (!have) {
+		fputs("  no repeats: noise unknown", f);
+		return;
+	}
+	p = welch_p_value(ra, rb, &t, &df);
+	fprintf(f, "  %s (Welch p=%.3g, n=%.0f+%.0f",
+		compare_significant(p, pct, noise_pct) ? "significant" :
+							 "within noise",
+		p, ra->n, rb->n);
+	if (p < COMPARE_ALPHA && !isnan(pct) && fabs(pct) < noise_pct)
+		fprintf(f, "; under --noise %g%%", noise_pct);
+	fputc(')', f);
 }
 
 /* The "what" column of a job's row, as wide as the header's. */
@@ -218,16 +287,23 @@ static void put_job_name(FILE *f, const char *name)
 	fprintf(f, " ops/s%*s", len < 22 ? (int)(22 - len) : 0, "");
 }
 
-/* The rows of each job's ops/s, matched by name. */
-static void print_jobs(FILE *f, const cJSON *la, const cJSON *lb)
+/*
+ * The rows of each job's ops/s, matched by name: the means over the
+ * repeats, with a verdict, when both levels kept each job's repeats (as
+ * the level's row uses the mean of its repeats), else the numbers of the
+ * levels as shown.
+ */
+static void print_jobs(FILE *f, const cJSON *la, const cJSON *lb,
+		       double noise_pct)
 {
 	const cJSON *ja = json_arr(la, "jobs"), *jb = json_arr(lb, "jobs");
 	const cJSON *x, *y;
 
 	cJSON_ArrayForEach(x, ja) {
 		const char *name = json_str(x, "name");
-		double va = json_num(x, "ops_per_sec"), vb = NAN;
-		bool found = false;
+		double va = json_num(x, "ops_per_sec"), vb = NAN, pct;
+		struct repeat_stats ra, rb;
+		bool found = false, have;
 
 		if (!name)
 			continue;
@@ -241,10 +317,25 @@ static void print_jobs(FILE *f, const cJSON *la, const cJSON *lb)
 			}
 		}
 		put_job_name(f, name);
+		if (!found) {
+			put_value(f, va);
+			put_value(f, NAN);
+			put_change(f, NAN);
+			fputs("  only in A\n", f);
+			continue;
+		}
+		have = read_job_repeats(la, name, &ra) &&
+		       read_job_repeats(lb, name, &rb);
+		if (have) {
+			va = ra.mean;
+			vb = rb.mean;
+		}
+		pct = percent_change(va, vb);
 		put_value(f, va);
 		put_value(f, vb);
-		put_change(f, found ? percent_change(va, vb) : NAN);
-		fputs(found ? "\n" : "  only in A\n", f);
+		put_change(f, pct);
+		put_verdict(f, &ra, &rb, have, pct, noise_pct);
+		fputc('\n', f);
 	}
 	cJSON_ArrayForEach(y, jb) {
 		const char *name = json_str(y, "name");
@@ -281,8 +372,8 @@ static void print_pair(FILE *f, double users, const cJSON *la,
 {
 	bool ok_a = la && level_is_ok(la), ok_b = lb && level_is_ok(lb);
 	struct repeat_stats ra, rb;
-	double va, vb, pct = NAN, p, t, df;
-	bool regressed = false;
+	double va, vb, pct = NAN;
+	bool regressed = false, have;
 
 	fprintf(f, "%7.0f  %-22s", users, "jobs/min");
 	if (!la || !lb) {
@@ -291,8 +382,18 @@ static void print_pair(FILE *f, double users, const cJSON *la,
 		put_value(f, ok_a ? json_num(l, "jobs_per_min") : NAN);
 		put_value(f, ok_b ? json_num(l, "jobs_per_min") : NAN);
 		put_change(f, NAN);
-		fprintf(f, "  only in %s%s\n", la ? "A" : "B",
+		fprintf(f, "  only in %s%s", la ? "A" : "B",
 			level_is_ok(l) ? "" : " (failed)");
+		/* A level B lacks is no evidence that B did well: an
+		 * interrupted or shortened B must not pass a regression
+		 * check. */
+		if (la && ok_a && tot->fail_above_pct >= 0) {
+			msg_error("compare: the level of %.0f users is missing in B",
+				  users);
+			tot->regressions++;
+			fputs("; REGRESSION", f);
+		}
+		fputc('\n', f);
 		if (la)
 			tot->only_a++;
 		else
@@ -321,13 +422,13 @@ static void print_pair(FILE *f, double users, const cJSON *la,
 		fputc('\n', f);
 		return;
 	}
-	if (read_repeats(la, &ra) && read_repeats(lb, &rb)) {
+	have = read_repeats(la, &ra) && read_repeats(lb, &rb);
+	if (have) {
 		va = ra.mean;
 		vb = rb.mean;
 	} else {
 		va = json_num(la, "jobs_per_min");
 		vb = json_num(lb, "jobs_per_min");
-		ra.n = rb.n = 0;
 	}
 	pct = percent_change(va, vb);
 	put_value(f, va);
@@ -340,20 +441,9 @@ static void print_pair(FILE *f, double users, const cJSON *la,
 		msg_error("compare: jobs/min at %.0f users dropped %.1f%%, more than --fail-above %g%%",
 			  users, -pct, tot->fail_above_pct);
 	}
-	if (ra.n >= 2) {
-		p = welch_p_value(&ra, &rb, &t, &df);
-		fprintf(f, "  %s (Welch p=%.3g, n=%.0f+%.0f",
-			compare_significant(p, pct, tot->noise_pct) ?
-			"significant" : "within noise", p, ra.n, rb.n);
-		if (p < COMPARE_ALPHA && !isnan(pct) &&
-		    fabs(pct) < tot->noise_pct)
-			fprintf(f, "; under --noise %g%%", tot->noise_pct);
-		fputc(')', f);
-	} else {
-		fputs("  no repeats: noise unknown", f);
-	}
+	put_verdict(f, &ra, &rb, have, pct, tot->noise_pct);
 	fputs(regressed ? "; REGRESSION\n" : "\n", f);
-	print_jobs(f, la, lb);
+	print_jobs(f, la, lb, tot->noise_pct);
 }
 
 bool compare_significant(double p, double pct, double noise_pct)
@@ -372,6 +462,7 @@ bool compare_print(FILE *f, const cJSON *a, const char *a_name,
 
 	print_side_header(f, "A", a, a_name);
 	print_side_header(f, "B", b, b_name);
+	warn_sides(a, a_name, b, b_name);
 	va = side_levels(a, &na);
 	vb = side_levels(b, &nb);
 	if (!va || !vb) {
@@ -420,13 +511,15 @@ void compare_usage(FILE *f)
 		"jobs/min of A and B and the change in percent, then each job's\n"
 		"ops/s (matched by name). Levels or jobs in only one file are\n"
 		"listed as such. The header names each side's kernel, workfile and\n"
-		"host.\n"
+		"host; a warning says when the workfiles differ or a side's run did\n"
+		"not complete.\n"
 		"\n"
 		"Verdict: when both levels carry repeat statistics (aimsweep run -r:\n"
-		"levels[].repeats.jobs_per_min with n, mean and stddev), the means\n"
-		"are compared: \"significant\" when Welch's t-test gives a two-sided\n"
-		"p-value below %g and the change is at least --noise percent\n"
-		"either way, else \"within noise\". The floor is there because\n"
+		"levels[].repeats.jobs_per_min with n, mean and stddev, and the\n"
+		"same for each job in levels[].repeats.jobs[]), the means are\n"
+		"shown and compared: \"significant\" when Welch's t-test gives a\n"
+		"two-sided p-value below %g and the change is at least --noise\n"
+		"percent either way, else \"within noise\". The floor is there because\n"
 		"repeats run in one process tree: their spread misses how much two\n"
 		"separate runs differ, which is what A and B are (run -r's\n"
 		"default, interleaved repeats spread over the run, miss less).\n"
@@ -437,16 +530,18 @@ void compare_usage(FILE *f)
 		"Options:\n"
 		"  --fail-above PCT  exit 1 when a level's jobs/min dropped by more\n"
 		"                    than PCT percent from A to B; only drops count,\n"
-		"                    a rise never fails. A level ok in A and failed\n"
-		"                    in B counts as a drop; levels in one file only\n"
-		"                    do not count\n"
+		"                    a rise never fails. A level ok in A that failed\n"
+		"                    in B or is missing from it (B interrupted or\n"
+		"                    shorter) counts as a drop; levels only in B\n"
+		"                    and the jobs' rows do not count\n"
 		"  --noise PCT       the smallest change called significant\n"
 		"                    (default %g; lower it on a quiet machine)\n"
 		"  -h, --help        show this help\n"
 		"\n"
 		"Exit status: 0 compared (and no drop beyond --fail-above); 1 a\n"
-		"level dropped beyond --fail-above; 2 bad usage, or a file that\n"
-		"cannot be read or is not a result.json this aimsweep reads.\n",
+		"level dropped beyond --fail-above; 2 bad usage, a file that\n"
+		"cannot be read or is not a result.json this aimsweep reads, or\n"
+		"output that cannot be written.\n",
 		COMPARE_ALPHA, COMPARE_NOISE_PCT);
 }
 
@@ -455,6 +550,9 @@ static bool parse_percent(const char *s, double *out)
 	char *end;
 	double v;
 
+	/* Decimal only: strtod() would also take "0x10", "inf" and "nan". */
+	if (strspn(s, "0123456789.eE+-") != strlen(s))
+		return false;
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end || errno || !isfinite(v) || v < 0)
@@ -530,9 +628,10 @@ int compare_main(int argc, char **argv)
 	rc = compare_print(stdout, a, argv[optind], b, argv[optind + 1],
 			   fail_above, noise) ? EXIT_RUN_FAILED : EXIT_OK;
 	if (fflush(stdout) || ferror(stdout)) {
+		/* Not 1: that would read as "a level dropped". */
 		msg_error("compare: cannot write standard output: %s",
 			  strerror(errno));
-		rc = EXIT_RUN_FAILED;
+		rc = EXIT_USAGE;
 	}
 out:
 	cJSON_Delete(a);

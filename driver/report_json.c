@@ -254,37 +254,71 @@ static void add_system(struct builder *b, cJSON *o,
 	add_num(b, rq, "max", l->run_queue_max);
 }
 
-static void add_repeats(struct builder *b, cJSON *o,
-			const struct level_result *l)
+/* `runs` (every repeat's value, in the order run) and `stats` (their
+ * n, mean, stddev, min, max, cov, and 95% interval) into o. */
+static void add_spread(struct builder *b, cJSON *o, const char *runs,
+		       const char *stats, const double *v, size_t n,
+		       size_t stride)
 {
-	cJSON *r = add_obj(b, o, "repeats"), *arr, *jpm;
+	cJSON *arr = add_arr(b, o, runs), *st;
+	double *tmp = malloc(n * sizeof(*tmp));
 	struct summary s;
 	double low, high;
 
-	add_num(b, r, "n", (double)l->n_repeats);
-	arr = add_arr(b, r, "runs_jobs_per_min");
-	for (size_t i = 0; i < l->n_repeats; i++) {
-		cJSON *n = cJSON_CreateNumber(l->repeat_jpm[i]);
-
-		if (!n || !cJSON_AddItemToArray(arr, n)) {
-			cJSON_Delete(n);
-			b->failed = 1;
-		}
-	}
-	if (stats_summarize(l->repeat_jpm, l->n_repeats, &s)) {
+	if (!tmp) {
 		b->failed = 1;
 		return;
 	}
-	jpm = add_obj(b, r, "jobs_per_min");
-	add_num(b, jpm, "n", (double)l->n_repeats);
-	add_num(b, jpm, "mean", s.mean);
-	add_num(b, jpm, "stddev", s.stddev);
-	add_num(b, jpm, "min", s.min);
-	add_num(b, jpm, "max", s.max);
-	add_num(b, jpm, "cov", stats_cov(&s));
-	if (!stats_ci95(&s, l->n_repeats, &low, &high)) {
-		add_num(b, jpm, "ci95_low", low);
-		add_num(b, jpm, "ci95_high", high);
+	for (size_t i = 0; i < n; i++) {
+		cJSON *x = cJSON_CreateNumber(v[i * stride]);
+
+		tmp[i] = v[i * stride];
+		if (!x || !cJSON_AddItemToArray(arr, x)) {
+			cJSON_Delete(x);
+			b->failed = 1;
+		}
+	}
+	if (stats_summarize(tmp, n, &s)) {
+		free(tmp);
+		b->failed = 1;
+		return;
+	}
+	free(tmp);
+	st = add_obj(b, o, stats);
+	add_num(b, st, "n", (double)n);
+	add_num(b, st, "mean", s.mean);
+	add_num(b, st, "stddev", s.stddev);
+	add_num(b, st, "min", s.min);
+	add_num(b, st, "max", s.max);
+	add_num(b, st, "cov", stats_cov(&s));
+	if (!stats_ci95(&s, n, &low, &high)) {
+		add_num(b, st, "ci95_low", low);
+		add_num(b, st, "ci95_high", high);
+	}
+}
+
+static void add_repeats(struct builder *b, cJSON *o,
+			const struct level_result *l)
+{
+	cJSON *r = add_obj(b, o, "repeats"), *jobs;
+
+	add_num(b, r, "n", (double)l->n_repeats);
+	add_spread(b, r, "runs_jobs_per_min", "jobs_per_min", l->repeat_jpm,
+		   l->n_repeats, 1);
+	if (!l->repeat_job_ops)
+		return;
+	jobs = add_arr(b, r, "jobs");
+	for (size_t j = 0; jobs && j < l->n_jobs; j++) {
+		cJSON *x = cJSON_CreateObject();
+
+		if (!x || !cJSON_AddItemToArray(jobs, x)) {
+			cJSON_Delete(x);
+			b->failed = 1;
+			return;
+		}
+		add_str(b, x, "name", l->jobs[j].name);
+		add_spread(b, x, "runs_ops_per_sec", "ops_per_sec",
+			   l->repeat_job_ops + j, l->n_repeats, l->n_jobs);
 	}
 }
 

@@ -23,6 +23,7 @@ int result_add_level(struct run_result *r, struct level_result *level)
 	level->n_intervals = 0;
 	level->repeat_jpm = NULL;
 	level->n_repeats = 0;
+	level->repeat_job_ops = NULL;
 	level->locks = NULL;
 	level->n_locks = 0;
 	return 0;
@@ -33,6 +34,7 @@ void level_result_free(struct level_result *level)
 	free(level->jobs);
 	free(level->intervals);
 	free(level->repeat_jpm);
+	free(level->repeat_job_ops);
 	free(level->locks);
 	level->locks = NULL;
 	level->n_locks = 0;
@@ -42,6 +44,7 @@ void level_result_free(struct level_result *level)
 	level->n_intervals = 0;
 	level->repeat_jpm = NULL;
 	level->n_repeats = 0;
+	level->repeat_job_ops = NULL;
 }
 
 void run_result_free(struct run_result *r)

@@ -106,6 +106,9 @@ struct level_result {
 	 * of the median repeat. */
 	double *repeat_jpm;
 	size_t n_repeats;
+	/* -r: each repeat's ops/s of each job, repeat by repeat
+	 * ([k * n_jobs + j], jobs in jobs[] order); NULL when not kept. */
+	double *repeat_job_ops;
 	/* --lock-profile: the top callers by total wait, most first. */
 	bool lock_profiled;
 	struct lock_entry *locks;

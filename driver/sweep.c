@@ -437,6 +437,35 @@ static int cmp_level_jpm(const void *a, const void *b)
 }
 
 /*
+ * Each repeat's ops/s of each job, [k * n_jobs + j], for compare's noise
+ * per job. NULL when the repeats' jobs differ (they never should) or
+ * memory is short: the level then has no per-job spread.
+ */
+static double *repeat_job_ops(const struct level_result *runs, unsigned int n)
+{
+	size_t jobs = runs[0].n_jobs;
+	double *v;
+
+	if (!jobs)
+		return NULL;
+	for (unsigned int k = 1; k < n; k++)
+		if (runs[k].n_jobs != jobs)
+			return NULL;
+	v = calloc((size_t)n * jobs, sizeof(*v));
+	for (unsigned int k = 0; v && k < n; k++)
+		for (size_t j = 0; j < jobs; j++) {
+			if (strcmp(runs[k].jobs[j].name, runs[0].jobs[j].name)) {
+				free(v);
+				return NULL;
+			}
+			if (runs[k].window_s > 0)
+				v[k * jobs + j] = (double)runs[k].jobs[j].ops /
+						  runs[k].window_s;
+		}
+	return v;
+}
+
+/*
  * A level run -r times in a row (--repeat-order consecutive). Its
  * numbers are those of the median repeat, a
  * real measurement rather than an average of several; every repeat's
@@ -474,11 +503,14 @@ static bool run_repeats(struct sweep *s, unsigned int users, size_t index,
 		memset(&runs[done - 1], 0, sizeof(runs[0]));
 		free(jpm);
 	} else {
+		double *jops = repeat_job_ops(runs, n);
+
 		qsort(runs, n, sizeof(*runs), cmp_level_jpm);
 		*level = runs[n / 2];
 		memset(&runs[n / 2], 0, sizeof(runs[0]));
 		level->repeat_jpm = jpm;
 		level->n_repeats = n;
+		level->repeat_job_ops = jops;
 	}
 	for (unsigned int i = 0; i < done; i++)
 		level_result_free(&runs[i]);
@@ -618,14 +650,17 @@ static int rounds_show(struct sweep *s, struct rounds *rd, size_t i, bool add)
 	}
 	view.repeat_jpm = jpm;
 	view.n_repeats = jpm ? done : 0;
+	view.repeat_job_ops = jpm ? repeat_job_ops(runs, done) : NULL;
 	if (add) {
 		if (result_add_level(&s->result, &view)) {
 			free(jpm);
+			free(view.repeat_job_ops);
 			return ENOMEM;
 		}
 		return 0;
 	}
 	free(s->result.levels[i].repeat_jpm);
+	free(s->result.levels[i].repeat_job_ops);
 	s->result.levels[i] = view;
 	return 0;
 }

@@ -56,23 +56,45 @@ row 2 jobs/min | grep -qE '^ +2 +jobs/min +2000\.0 +2100\.0 +\+5\.0% +no repeats
 	fail "level 2: $(row 2 jobs/min)"
 row 4 jobs/min | grep -qE ' 3000\.0 +- +- +only in A$' || fail "level 4: $(row 4 jobs/min)"
 row 8 jobs/min | grep -qE ' - +500\.0 +- +only in B$' || fail "level 8: $(row 8 jobs/min)"
-row 1 creat | grep -qE 'creat ops/s +100\.0 +80\.0 +-20\.0%$' || fail "creat: $(row 1 creat)"
+row 1 creat | grep -qE 'creat ops/s +100\.0 +80\.0 +-20\.0% +no repeats: noise unknown$' || fail "creat: $(row 1 creat)"
 row 1 brk | grep -q 'only in A$' || fail "brk: $(row 1 brk)"
 row 1 kill | grep -q 'only in B$' || fail "kill: $(row 1 kill)"
 grep -q '^# 2 levels in both, 1 only in A, 1 only in B$' "$test_dir/stdout" || fail "summary line"
 
-# --fail-above: only drops beyond PCT count.
-expect_status 1 run_aimsweep compare "$a" "$b" --fail-above 5
+# --fail-above: only drops beyond PCT count. a2 and b2 have levels 1 and
+# 2 only.
+jq 'del(.levels[2])' "$a" >"$test_dir/a2.json"
+jq 'del(.levels[2])' "$b" >"$test_dir/b2.json"
+a2=$test_dir/a2.json b2=$test_dir/b2.json
+expect_status 1 run_aimsweep compare "$a2" "$b2" --fail-above 5
 expect_stderr "jobs/min at 1 users dropped 10.0%, more than --fail-above 5%"
 row 1 jobs/min | grep -q 'REGRESSION$' || fail "level 1 not marked"
 row 2 jobs/min | grep -q 'REGRESSION' && fail "a rise marked as regression"
-expect_status 1 run_aimsweep compare --fail-above 9.99 "$a" "$b"
-expect_status 0 run_aimsweep compare "$a" "$b" --fail-above 10
-expect_status 0 run_aimsweep compare "$a" "$b" --fail-above 15
+expect_status 1 run_aimsweep compare --fail-above 9.99 "$a2" "$b2"
+expect_status 0 run_aimsweep compare "$a2" "$b2" --fail-above 10
+expect_status 0 run_aimsweep compare "$a2" "$b2" --fail-above 15
 # B to A: level 1 rises 11.1%, level 2 drops 4.8%.
-expect_status 0 run_aimsweep compare "$b" "$a" --fail-above 5
-expect_status 1 run_aimsweep compare "$b" "$a" --fail-above 4
+expect_status 0 run_aimsweep compare "$b2" "$a2" --fail-above 5
+expect_status 1 run_aimsweep compare "$b2" "$a2" --fail-above 4
 expect_stderr "jobs/min at 2 users dropped 4.8%"
+# A level of A that B lacks fails the check, whatever PCT: a B that was
+# cut short must not pass. One only in B does not.
+expect_status 1 run_aimsweep compare "$a" "$b" --fail-above 50
+expect_stderr "the level of 4 users is missing in B"
+row 4 jobs/min | grep -q 'only in A; REGRESSION$' || fail "level 4: $(row 4 jobs/min)"
+row 8 jobs/min | grep -q 'REGRESSION' && fail "a level only in B marked"
+jq '.status = "interrupted" | .levels = []' "$b" >"$test_dir/b-cut.json"
+expect_status 1 run_aimsweep compare "$a2" "$test_dir/b-cut.json" --fail-above 50
+expect_stderr "B (.*b-cut.json) did not complete: its status is interrupted"
+expect_stderr "the level of 1 users is missing in B"
+expect_status 0 run_aimsweep compare "$a2" "$test_dir/b-cut.json"
+expect_stderr "did not complete"
+# Other workfiles: said, and still compared.
+jq '.mix.name = "creat-contention"' "$b2" >"$test_dir/b-wf.json"
+expect_status 0 run_aimsweep compare "$a2" "$test_dir/b-wf.json"
+expect_stderr "A ran workfile syscall-mix and B workfile creat-contention"
+expect_status 0 run_aimsweep compare "$a2" "$b2"
+[ -s "$test_dir/stderr" ] && fail "warnings for two complete runs of one workfile: $(cat "$test_dir/stderr")"
 
 # A level that worked in A and fails in B is a drop, whatever PCT.
 jq '.levels[1] = {users: 2, status: "failed", reason: "user 1 (pid 5) killed by signal 9 (SIGKILL)"}' \
@@ -80,7 +102,8 @@ jq '.levels[1] = {users: 2, status: "failed", reason: "user 1 (pid 5) killed by 
 expect_status 1 run_aimsweep compare "$a" "$test_dir/b-failed.json" --fail-above 50
 row 2 jobs/min | grep -q 'failed in B: user 1 (pid 5) killed by signal 9 (SIGKILL); REGRESSION$' ||
 	fail "failed level: $(row 2 jobs/min)"
-expect_status 0 run_aimsweep compare "$test_dir/b-failed.json" "$a" --fail-above 50
+jq 'del(.levels[2])' "$test_dir/b-failed.json" >"$test_dir/b2-failed.json"
+expect_status 0 run_aimsweep compare "$test_dir/b2-failed.json" "$a2" --fail-above 50
 
 # Repeats: Welch's t-test on levels[].repeats.jobs_per_min.
 repeats() { # FILE N MEAN STDDEV
@@ -110,6 +133,22 @@ expect_status 2 run_aimsweep compare --noise -1 "$test_dir/ra.json" "$test_dir/r
 # Repeats on one side only say nothing about the noise.
 expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$b"
 row 1 jobs/min | grep -q 'no repeats: noise unknown$' || fail "one-sided repeats"
+row 1 creat | grep -q 'no repeats: noise unknown$' || fail "creat without repeats: $(row 1 creat)"
+# Each job's repeats (levels[].repeats.jobs[]): its row shows the means
+# and its own verdict.
+jobrep() { # FILE MEAN STDDEV
+	jq --argjson m "$2" --argjson s "$3" \
+		'.levels[0].repeats.jobs = [{name: "creat", ops_per_sec: {n: 5, mean: $m, stddev: $s}}]' "$1"
+}
+jobrep "$test_dir/ra.json" 100 1 >"$test_dir/ja.json"
+jobrep "$test_dir/rb.json" 70 1 >"$test_dir/jb.json"
+jobrep "$test_dir/rc.json" 99.5 1 >"$test_dir/jc.json"
+expect_status 0 run_aimsweep compare "$test_dir/ja.json" "$test_dir/jb.json"
+row 1 creat | grep -qE 'creat ops/s +100\.0 +70\.0 +-30\.0% +significant \(Welch p=[0-9.e-]+, n=5\+5\)$' ||
+	fail "creat 100 vs 70 over repeats: $(row 1 creat)"
+expect_status 0 run_aimsweep compare "$test_dir/ja.json" "$test_dir/jc.json"
+row 1 creat | grep -qE 'creat ops/s +100\.0 +99\.5 +-0\.5% +within noise \(Welch p=[0-9.e-]+, n=5\+5\)$' ||
+	fail "creat 100 vs 99.5 over repeats: $(row 1 creat)"
 
 # Usage and input errors exit 2.
 expect_status 2 run_aimsweep compare "$a"
@@ -118,6 +157,15 @@ expect_status 2 run_aimsweep compare "$a" "$b" "$a"
 expect_status 2 run_aimsweep compare "$a" "$b" --fail-above abc
 expect_stderr "'abc' is not a percentage"
 expect_status 2 run_aimsweep compare "$a" "$b" --fail-above -5
+expect_status 2 run_aimsweep compare "$a" "$b" --fail-above 0x10
+expect_status 2 run_aimsweep compare "$a" "$b" --fail-above inf
+if [ -w /dev/full ]; then
+	run_aimsweep compare "$a2" "$b2" >/dev/full 2>"$test_dir/full.err"
+	st=$?
+	[ "$st" = 2 ] || fail "compare into a full device exited $st, want 2"
+	grep -q "cannot write standard output" "$test_dir/full.err" ||
+		fail "no message for a failed write: $(cat "$test_dir/full.err")"
+fi
 expect_status 2 run_aimsweep compare "$a" "$b" --fail-above
 expect_status 2 run_aimsweep compare "$a" "$test_dir/missing.json"
 expect_stderr "missing.json: cannot open: No such file or directory"
