@@ -1053,6 +1053,17 @@ void capture_finish(struct level_capture *c, struct level_result *level)
 		level->hook_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		level->hook_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
 		snprintf(level->hook_dir, sizeof(level->hook_dir), "%s", c->dir);
+		/* Ending it at the level's end is the rule; a hook that
+		 * failed by itself (a typo, a perf that could not start)
+		 * would otherwise go unnoticed until someone read the JSON. */
+		if (WIFEXITED(status) && level->hook_status)
+			msg_warn("the hook of the %u-user level exited with status %d; its output is in %s/hook.out",
+				 level->users, level->hook_status, c->dir);
+		else if (WIFSIGNALED(status) && level->hook_signal != SIGTERM &&
+			 level->hook_signal != SIGKILL)
+			msg_warn("the hook of the %u-user level was killed by signal %d (SIG%s); its output is in %s/hook.out",
+				 level->users, level->hook_signal,
+				 sigabbrev_np(level->hook_signal), c->dir);
 	}
 	if (c->timer_pid > 0) {
 		wait_exit_until(c->timer_pid, deadline_in(TIMER_EXIT_TIMEOUT_S),

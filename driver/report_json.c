@@ -370,8 +370,10 @@ static void add_level(struct builder *b, cJSON *levels,
 	add_str(b, o, "status", l->status == LEVEL_OK ? "ok" : "failed");
 	if (l->status != LEVEL_OK) {
 		/* A failed level carries no throughput: nothing in it may be
-		 * read as a result. */
+		 * read as a result. What its hook did (and a lock profile,
+		 * should one have been read) may explain the failure. */
 		add_str(b, o, "reason", l->reason);
+		add_capture(b, o, l, p);
 		return;
 	}
 	add_num(b, o, "window_s", l->window_s);

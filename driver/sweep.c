@@ -308,7 +308,9 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	const struct run_params *p = s->params;
 	struct level_capture cap = { 0 };
 	char level_dir[PATH_MAX + 32], err[REASON_LEN], tag[64];
+	unsigned int occurrence;
 	struct level_run lr = { 0 };
+	int dir_len;
 	struct sysview sys0, sys1;
 	struct rusage self0, self1;
 	uint64_t warmup = (uint64_t)(p->warmup_s * NSEC_PER_SEC);
@@ -338,13 +340,22 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	if (users_wait_ready(&s->pool, &lr))
 		goto stop;
 	level->start_s = (double)(now_ns() - t_start) / NSEC_PER_SEC;
-	/* The level's own directory, for the lock profile and the hook. */
+	/* The level's own directory, for the lock profile and the hook:
+	 * level-8, its second 8 (--levels 8,8) level-8.2, and with -r each
+	 * repeat its own, level-8-r1... */
+	occurrence = 1;
+	for (size_t j = 0; j < index; j++)
+		occurrence += p->levels[j] == users;
+	dir_len = snprintf(level_dir, sizeof(level_dir), "%s/level-%u",
+			   s->result_dir, users);
+	if (occurrence > 1)
+		dir_len += snprintf(level_dir + dir_len,
+				    sizeof(level_dir) - (size_t)dir_len, ".%u",
+				    occurrence);
 	if (p->repeat > 1)
-		snprintf(level_dir, sizeof(level_dir), "%s/level-%u-r%u",
-			 s->result_dir, users, repeat + 1);
-	else
-		snprintf(level_dir, sizeof(level_dir), "%s/level-%u",
-			 s->result_dir, users);
+		snprintf(level_dir + dir_len,
+			 sizeof(level_dir) - (size_t)dir_len, "-r%u",
+			 repeat + 1);
 	if (capture_prepare(&cap, p, users, index, level_dir, err,
 			    sizeof(err))) {
 		lr.failed = true;

@@ -53,6 +53,37 @@ jq_check "$json" '.levels[0].hook.exit_status == 3' "exit status 3 recorded"
 jq_check "$json" '.levels[0].hook | has("signal") | not' "no signal recorded"
 grep -qx 'to stdout' "$run_dir/level-1/hook.out" || fail "hook.out lacks stdout"
 grep -qx 'to stderr' "$run_dir/level-1/hook.out" || fail "hook.out lacks stderr"
+expect_stderr "warning: the hook of the 1-user level exited with status 3; its output is in $run_dir/level-1/hook.out"
+# One ended by the level's SIGTERM is the rule: no warning.
+expect_status 0 run_aimsweep run --hook 'sleep 30' \
+	--levels 1 -t 1 -w 0 -d "$scratch" -o "$out" creat-contention
+grep -q 'the hook' "$test_dir/stderr" && fail "warned about a hook ended at the level's end: $(cat "$test_dir/stderr")"
+
+# A user count given twice gets a directory per level, not a shared one.
+expect_status 0 run_aimsweep run --hook 'echo "$AIMSWEEP_LEVEL"' \
+	--levels 1,2,1 -t 0.5 -w 0 -d "$scratch" -o "$out" creat-contention
+json=$(latest_result)
+run_dir=$(dirname "$json")
+for d in level-1:1 level-2:2 level-1.2:3; do
+	[ "$(cat "$run_dir/${d%:*}/hook.out")" = "${d#*:}" ] ||
+		fail "${d%:*}/hook.out: '$(cat "$run_dir/${d%:*}/hook.out")', want ${d#*:}"
+done
+jq_check "$json" ".levels[2].hook.output_dir == \"$(cd "$run_dir" && pwd -P)/level-1.2\"" \
+	"the second 1-user level's output_dir"
+
+# A level that fails still says what its hook did.
+export AIMSWEEP_TEST_FAULT=crash:0:0.3
+expect_status 1 run_aimsweep run --hook 'sleep 30' --levels 1 -t 2 -w 0 \
+	-d "$scratch" -o "$out" creat-contention
+unset AIMSWEEP_TEST_FAULT
+json=$(latest_result)
+check_documented "$json"
+jq_check "$json" '.levels[0].status == "failed"' "the crashed level failed"
+jq_check "$json" '.levels[0].hook.signal == "SIGTERM"' \
+	"the failed level records its hook"
+jq_check "$json" '.levels[0] | has("jobs_per_min") | not' \
+	"the failed level has no throughput"
+check_no_processes
 
 # A hook that ignores SIGTERM is killed.
 expect_status 0 run_aimsweep run --hook 'trap "" TERM; sleep 30' \
