@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -573,6 +574,16 @@ static void panels_init(struct plot_data *d)
 	}
 }
 
+static bool has_ok_level(const cJSON *root)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, result_levels(root))
+		if (level_is_ok(l))
+			return true;
+	return false;
+}
+
 int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 	       const char *dat_path, const char *dat_name,
 	       const char *out_name, bool png, char *err, size_t errlen)
@@ -641,6 +652,8 @@ int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 	}
 	d.dat = NULL;
 	if (!active) {
+		/* Nothing to draw from it: leave nothing behind either. */
+		unlink(dat_path);
 		snprintf(err, errlen, "nothing to plot: no level is ok");
 		goto out;
 	}
@@ -694,18 +707,41 @@ bool plot_find_in_path(const char *prog)
 	}
 }
 
-/* Runs `gnuplot SCRIPT` in dir, without a shell. Returns its exit status,
- * or -1 after a message. */
+/* How long gnuplot may take: five panels of a long ramp take well under
+ * a second; a gnuplot that hangs must not hang the end of a run. */
+#define GNUPLOT_TIMEOUT_S 60
+
+/* Copies what gnuplot said (kept in `log`) to standard error. */
+static void show_gnuplot_log(FILE *log)
+{
+	char line[512];
+
+	if (!log || fseek(log, 0, SEEK_SET))
+		return;
+	while (fgets(line, sizeof(line), log))
+		fprintf(stderr, "gnuplot: %s", line);
+}
+
+/*
+ * Runs `gnuplot SCRIPT` in dir, without a shell. Returns its exit status,
+ * or -1 after a message. What gnuplot writes to standard error is shown
+ * only when it fails: a working script's warnings (an x range of one
+ * level is "empty") are noise in a run's output.
+ */
 static int run_gnuplot(const char *dir, const char *script)
 {
 	char *const argv[] = { "gnuplot", (char *)script, NULL };
-	int status;
-	pid_t pid;
+	uint64_t deadline = now_ns() + GNUPLOT_TIMEOUT_S * NSEC_PER_SEC;
+	FILE *log = tmpfile();
+	int status, rc = -1;
+	pid_t pid, got;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		msg_error("plot: cannot fork gnuplot: %s", strerror(errno));
+		if (log)
+			fclose(log);
 		return -1;
 	}
 	if (pid == 0) {
@@ -720,23 +756,40 @@ static int run_gnuplot(const char *dir, const char *script)
 				  strerror(errno));
 			_exit(127);
 		}
+		if (log)
+			dup2(fileno(log), STDERR_FILENO);
 		execvp("gnuplot", argv);
-		msg_error("plot: cannot run gnuplot: %s", strerror(errno));
+		fprintf(stderr, "cannot run gnuplot: %s\n", strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			msg_error("plot: waiting for gnuplot: %s",
-				  strerror(errno));
-			return -1;
-		}
+	for (;;) {
+		got = waitpid(pid, &status, WNOHANG);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got != 0 || now_ns() >= deadline)
+			break;
+		usleep(20000);
 	}
-	if (WIFSIGNALED(status)) {
+	if (got == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		show_gnuplot_log(log);
+		msg_error("plot: gnuplot did not finish within %d s; killed it",
+			  GNUPLOT_TIMEOUT_S);
+	} else if (got < 0) {
+		msg_error("plot: waiting for gnuplot: %s", strerror(errno));
+	} else if (WIFSIGNALED(status)) {
+		show_gnuplot_log(log);
 		msg_error("plot: gnuplot was killed by signal %d",
 			  WTERMSIG(status));
-		return -1;
+	} else {
+		rc = WEXITSTATUS(status);
+		if (rc)
+			show_gnuplot_log(log);
 	}
-	return WEXITSTATUS(status);
+	if (log)
+		fclose(log);
+	return rc;
 }
 
 void plot_usage(FILE *f)
@@ -761,7 +814,8 @@ void plot_usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE  the picture: .svg or .png (default plot.svg)\n"
-		"  -l, --label TEXT   the legend's name for the next RESULT, in order\n"
+		"  -l, --label TEXT   the legend's name for the next RESULT, in order,\n"
+		"                     with its kernel release after it\n"
 		"                     (default: its kernel release and workfile)\n"
 		"  -h, --help         show this help\n"
 		"\n"
@@ -910,11 +964,16 @@ int plot_main(int argc, char **argv)
 			goto out;
 		}
 		res[i].root = roots[i];
-		if (i < n_labels) {
-			res[i].label = labels[i];
-			continue;
-		}
-		if (asprintf(&own_labels[i], "%s %s",
+		if (!has_ok_level(roots[i]))
+			msg_warn("plot: %s has no ok level, so it has no line",
+				 path);
+		/* The kernel is in every legend: two runs of one kernel and
+		 * workfile are told apart by --label, two kernels by this. */
+		if (i < n_labels ?
+		    asprintf(&own_labels[i], "%s (%s)", labels[i],
+			     json_str(json_obj(roots[i], "host"),
+				      "kernel_release") ?: "?") < 0 :
+		    asprintf(&own_labels[i], "%s %s",
 			     json_str(json_obj(roots[i], "host"),
 				      "kernel_release") ?: "?",
 			     json_str(json_obj(roots[i], "mix"), "name") ?:

@@ -93,9 +93,36 @@ expect_status 0 run_aimsweep plot "$json" "$test_dir/failed.json" \
 	--label "kernel A" --label "kernel B" -o "$test_dir/two.svg"
 [ -s "$test_dir/two.svg" ] || fail "no two.svg"
 grep -q '<svg' "$test_dir/two.svg" || fail "two.svg is not SVG"
-grep -q 'kernel A' "$test_dir/two.svg" || fail "two.svg lacks the label kernel A"
-grep -q 'kernel B' "$test_dir/two.svg" || fail "two.svg lacks the label kernel B"
+grep -qF "kernel A ($kernel)" "$test_dir/two.svg" || fail "two.svg lacks the label kernel A ($kernel)"
+grep -qF "kernel B ($kernel)" "$test_dir/two.svg" || fail "two.svg lacks the label kernel B ($kernel)"
 [ -s "$test_dir/two.gp" ] && [ -s "$test_dir/two.dat" ] || fail "no two.gp/two.dat"
+# gnuplot's warnings (a one-level result's x range is "empty") are not
+# the user's business when it succeeds.
+[ -s "$test_dir/stderr" ] && grep -v '^aimsweep: wrote ' "$test_dir/stderr" &&
+	fail "plot of two results said more than what it wrote"
+
+# A result without an ok level gets no line, and a warning; alone it is
+# an error that leaves no files behind.
+jq '.levels |= map({users, status: "failed", reason: "crashed"})' "$json" \
+	>"$test_dir/allfailed.json"
+expect_status 0 run_aimsweep plot "$json" "$test_dir/allfailed.json" \
+	-o "$test_dir/some.svg"
+expect_stderr "allfailed.json has no ok level, so it has no line"
+expect_status 1 run_aimsweep plot "$test_dir/allfailed.json" -o "$test_dir/none.svg"
+expect_stderr "nothing to plot: no level is ok"
+for f in none.svg none.gp none.dat; do
+	[ -e "$test_dir/$f" ] && fail "a plot with nothing in it left $f"
+done
+
+# A gnuplot that fails is quoted; the run's plot does not hide why.
+mkdir -p "$test_dir/badgp"
+printf '#!/bin/sh\necho "line 3: the fake fails" >&2\nexit 1\n' >"$test_dir/badgp/gnuplot"
+chmod +x "$test_dir/badgp/gnuplot"
+env PATH="$test_dir/badgp:$PATH" AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" plot \
+	"$json" -o "$test_dir/bad.svg" >"$test_dir/stdout" 2>"$test_dir/stderr" &&
+	fail "plot with a failing gnuplot exited 0"
+expect_stderr "gnuplot: line 3: the fake fails"
+expect_stderr "failed with status 1"
 
 expect_status 0 run_aimsweep plot "$json" -o "$test_dir/one.png"
 [ -s "$test_dir/one.png" ] || fail "no one.png"
