@@ -180,10 +180,21 @@ static int write_result(struct sweep *s)
 	return 0;
 }
 
+static uint64_t snapshot_sum(const struct snapshot *sn, const struct arena *a,
+			     unsigned int users)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < (size_t)users * a->n_entries; i++)
+		total += sn->ops[i];
+	return total;
+}
+
 /*
  * The window, from t0 to t1 = t0 + runtime: every --interval the parent
  * adds up the counters and notes the elapsed time it really measured, and
- * samples the run queue. Returns false when a signal cut it short.
+ * samples the run queue; the last sample is the t1 snapshot. Returns
+ * false when a signal cut it short.
  */
 static bool sample_window(struct sweep *s, unsigned int users,
 			  struct level_result *level, const char *tag)
@@ -191,7 +202,7 @@ static bool sample_window(struct sweep *s, unsigned int users,
 	const struct run_params *p = s->params;
 	uint64_t t0 = s->t0.t_ns, t1 = t0 + (uint64_t)(p->runtime_s * NSEC_PER_SEC);
 	uint64_t step = (uint64_t)(p->interval_s * NSEC_PER_SEC);
-	uint64_t prev_t = t0, prev_ops = arena_total_ops(&s->arena, users);
+	uint64_t prev_t = t0, prev_ops = snapshot_sum(&s->t0, &s->arena, users);
 	uint64_t ops0 = prev_ops;
 	size_t cap = (size_t)(p->runtime_s / p->interval_s) + 2;
 	double rq_sum = 0, *jpm;
@@ -208,8 +219,16 @@ static bool sample_window(struct sweep *s, unsigned int users,
 			next = t1;
 		if (!sleep_until_ns(next, &run_interrupted))
 			return false;
-		ops = arena_total_ops(&s->arena, users);
-		t = now_ns();
+		if (next >= t1) {
+			/* The last interval ends at t1 itself, so that the
+			 * intervals add up to the window's ops. */
+			snapshot_take(&s->t1, &s->arena, users);
+			ops = snapshot_sum(&s->t1, &s->arena, users);
+			t = s->t1.t_ns;
+		} else {
+			ops = arena_total_ops(&s->arena, users);
+			t = now_ns();
+		}
 		sysview_read(&v);
 		if (v.valid) {
 			rq_sum += v.procs_running;
@@ -386,7 +405,6 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	capture_start(&cap);
 	if (!sample_window(s, users, level, tag))
 		goto stop;
-	snapshot_take(&s->t1, &s->arena, users);
 	getrusage(RUSAGE_SELF, &self1);
 	sysview_read(&sys1);
 	__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);

@@ -61,8 +61,10 @@ static uint64_t clock_ns(void)
  */
 static uint32_t sample_period(uint64_t op_ns, uint64_t timer_ns)
 {
-	uint64_t need = timer_ns * 1000 / SAMPLE_BUDGET_PERMILLE /
-			(op_ns ? op_ns : 1);
+	uint64_t budget = timer_ns * 1000 / SAMPLE_BUDGET_PERMILLE;
+	uint64_t op = op_ns ? op_ns : 1;
+	/* Rounded up: 4.6 ops' worth must give 8, not 4 (0.23%). */
+	uint64_t need = (budget + op - 1) / op;
 	uint32_t n = 1;
 
 	while (n < need && n < SAMPLE_EVERY_MAX)

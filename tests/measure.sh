@@ -20,6 +20,12 @@ jq_check "$json" '.params.repeat_order == "consecutive"' "repeats in a row"
 jq_check "$json" '[.levels[] | (.intervals | length) >= 3 and (.intervals | length) <= 5] | all' "interval count"
 jq_check "$json" '[.levels[].intervals[] | .elapsed_s > 0.3 and .elapsed_s < 0.8 and .jobs_per_min > 0] | all' "interval samples"
 jq_check "$json" '[.levels[] | .interval_stddev >= 0 and .interval_cov >= 0] | all' "interval spread"
+# They tile the window: the first starts at t0, the last ends at t1, and
+# their ops add up to the level's.
+jq_check "$json" '[.levels[] | .intervals[0].start_s == 0 and
+	((.intervals[-1].start_s + .intervals[-1].elapsed_s - .window_s) | fabs) < 1e-6 and
+	(([.intervals[] | .jobs_per_min * .elapsed_s / 60] | add) - .ops | fabs) < 0.01] | all' \
+	"intervals tile the window"
 # Latency of every job, ordered percentiles inside [min, max].
 jq_check "$json" '[.levels[].jobs[].latency_ns | .samples > 0 and .min <= .p50 and .p50 <= .p90 and .p90 <= .p99 and .p99 <= .p999 and .p999 <= .max and .mean >= .min and .mean <= .max and .sample_every_min >= 1] | all' "latency percentiles"
 # The machine: the CPU split adds up to 100%, the run queue was sampled.
