@@ -446,9 +446,17 @@ static void perf_failed_message(char *err, size_t errlen, const char *what,
 
 	if (paranoid != INT_MIN)
 		snprintf(now, sizeof(now), " (now %d)", paranoid);
-	snprintf(err, errlen,
-		 "%s: run as root, or lower kernel.perf_event_paranoid%s to -1 and make /sys/kernel/tracing readable; the kernel needs the lock:contention_begin tracepoint (Linux 5.19 or later); %s",
-		 what, now, log_excerpt(log_path, excerpt, sizeof(excerpt)));
+	/* Root already has every permission: then it is the kernel or
+	 * perf, and perf's own words say which. */
+	if (geteuid() == 0)
+		snprintf(err, errlen,
+			 "%s, as root: the kernel needs the lock:contention_begin tracepoint (Linux 5.19 or later, tracefs mounted) and a perf that knows `perf lock record`; %s",
+			 what, log_excerpt(log_path, excerpt, sizeof(excerpt)));
+	else
+		snprintf(err, errlen,
+			 "%s: run as root, or lower kernel.perf_event_paranoid%s to -1 and make /sys/kernel/tracing readable; the kernel needs the lock:contention_begin tracepoint (Linux 5.19 or later); %s",
+			 what, now,
+			 log_excerpt(log_path, excerpt, sizeof(excerpt)));
 }
 
 /*

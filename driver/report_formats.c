@@ -281,6 +281,8 @@ static void print_aim7(FILE *f, const cJSON *root)
 		"SysTime", "UTime", "Minute", "Child");
 	cJSON_ArrayForEach(l, result_levels(root)) {
 		double jpm = json_num(l, "jobs_per_min");
+		double per_user = json_num(l, "jobs_per_min_per_user");
+		double sd = user_stddev(l);
 
 		if (!level_is_ok(l)) {
 			fprintf(f, "# level %.0f users failed: ",
@@ -298,11 +300,13 @@ static void print_aim7(FILE *f, const cJSON *root)
 		fputc(' ', f);
 		put_fixed(f, -13, 2, jpm);
 		fputc(' ', f);
-		put_fixed(f, -13, 2, json_num(l, "jobs_per_min_per_user"));
+		put_fixed(f, -13, 2, per_user);
 		fputc(' ', f);
-		put_fixed(f, -12, 2, user_stddev(l));
+		put_fixed(f, -12, 2, sd);
 		fputc(' ', f);
-		put_fixed(f, -8, 2, max > 0 ? jpm / max * 100.0 : NAN);
+		/* reaim's "Std_dev Percent": the spread as a share of the
+		 * mean, so that JTI = 100 - Percent, as in its tables. */
+		put_fixed(f, -8, 2, per_user > 0 ? sd / per_user * 100.0 : NAN);
 		fputc(' ', f);
 		put_fixed(f, 0, 0, json_num(l, "jti"));
 		fputc('\n', f);
@@ -407,8 +411,9 @@ void report_usage(FILE *f)
 		"           (window_s), Child SysTime and Child UTime (the users'\n"
 		"           rusage over the level), Jobs per Minute, Jobs/min/Child,\n"
 		"           Std_dev (of the users' jobs/min; from jti when the file\n"
-		"           has no per_user_jobs_per_min.stddev), Percent (of the\n"
-		"           highest jobs/min), JTI; then \"Max Jobs per Minute N\".\n"
+		"           has no per_user_jobs_per_min.stddev), Percent (Std_dev\n"
+		"           as a share of Jobs/min/Child, reaim's Std_dev Percent:\n"
+		"           JTI = 100 - Percent), JTI; then \"Max Jobs per Minute N\".\n"
 		"           A failed level is a line \"# level N users failed: why\"\n"
 		"  lkp      key: value lines: users.N.jobs_per_min,\n"
 		"           users.N.jobs_per_min_per_user, users.N.jti (ok levels),\n"
