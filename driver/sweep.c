@@ -116,6 +116,31 @@ static unsigned int max_level(const struct run_params *p)
 	return max;
 }
 
+/* mkdir -p: `-o results/kernel-a` must not need results/ made first.
+ * Returns 0, or -1 with errno set. */
+static int mkdir_parents(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
 /* results/<date>-<workfile>, with -2, -3... if a run already took it. */
 static int make_result_dir(struct sweep *s, char *err, size_t errlen)
 {
@@ -125,7 +150,7 @@ static int make_result_dir(struct sweep *s, char *err, size_t errlen)
 	struct tm tm;
 	int n;
 
-	if (mkdir(out, 0755) && errno != EEXIST) {
+	if (mkdir_parents(out)) {
 		snprintf(err, errlen, "cannot create output directory %s: %s",
 			 out, strerror(errno));
 		return -1;

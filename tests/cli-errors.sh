@@ -56,9 +56,15 @@ printf '\0\1\2' >"$wf"
 refused "NUL bytes" $r "$wf"
 printf '1 getppid\n' >"$wf"
 
-# Directories: a missing output parent, a missing or read-only scratch.
-refused "cannot create output directory $test_dir/no/such" \
-	run -d "$scratch" -o "$test_dir/no/such" "$wf"
+# Directories: an output path under a file, a missing or read-only
+# scratch. (Missing parents of the output directory are made, as
+# mkdir -p does.)
+refused "cannot create output directory $wf/sub: Not a directory" \
+	run -d "$scratch" -o "$wf/sub" "$wf"
+expect_status 0 run_aimsweep run -d "$scratch" -o "$test_dir/no/such" \
+	--levels 1 -t 0.2 -w 0 "$wf"
+ls "$test_dir"/no/such/*/result.json >/dev/null 2>&1 ||
+	fail "-o with missing parents wrote no result.json"
 refused "scratch directory $test_dir/nodir" \
 	run -d "$test_dir/nodir" -o "$out" "$wf"
 if [ "$(id -u)" != 0 ]; then
