@@ -1056,6 +1056,11 @@ void capture_finish(struct level_capture *c, struct level_result *level)
 	}
 	/* The hook first: its level is over. */
 	if (c->hook_pid > 0) {
+		/* How it ended is its own doing only if it ended before the
+		 * level did: after our SIGTERM, a shell may well exit 143. */
+		bool by_itself = has_exited(c->hook_pid);
+		const char *sig_name;
+
 		status = end_group(&c->hook_pid, SIGTERM, HOOK_TERM_GRACE_S);
 		level->hook_ran = true;
 		level->hook_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
@@ -1064,14 +1069,15 @@ void capture_finish(struct level_capture *c, struct level_result *level)
 		/* Ending it at the level's end is the rule; a hook that
 		 * failed by itself (a typo, a perf that could not start)
 		 * would otherwise go unnoticed until someone read the JSON. */
-		if (WIFEXITED(status) && level->hook_status)
+		sig_name = level->hook_signal ?
+			sigabbrev_np(level->hook_signal) : NULL;
+		if (by_itself && WIFEXITED(status) && level->hook_status)
 			msg_warn("the hook of the %u-user level exited with status %d; its output is in %s/hook.out",
 				 level->users, level->hook_status, c->dir);
-		else if (WIFSIGNALED(status) && level->hook_signal != SIGTERM &&
-			 level->hook_signal != SIGKILL)
+		else if (by_itself && WIFSIGNALED(status))
 			msg_warn("the hook of the %u-user level was killed by signal %d (SIG%s); its output is in %s/hook.out",
 				 level->users, level->hook_signal,
-				 sigabbrev_np(level->hook_signal), c->dir);
+				 sig_name ? sig_name : "?", c->dir);
 	}
 	if (c->timer_pid > 0) {
 		wait_exit_until(c->timer_pid, deadline_in(TIMER_EXIT_TIMEOUT_S),

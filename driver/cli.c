@@ -130,7 +130,8 @@ static const struct run_option run_options[] = {
 	{ "lock-profile-top", required_argument, OPT_LOCK_PROFILE_TOP, "N",
 	  "callers kept per level (default 10)" },
 	{ "keep-profiles", no_argument, OPT_KEEP_PROFILES, NULL,
-	  "keep each level's perf.data in DIR/<run>/level-<users>/" },
+	  "keep each level's perf.data in DIR/<run>/level-<users>/\n"
+	  "(level-<users>-r<k>/ with -r; .2 for a user count's second level)" },
 	{ "hook", required_argument, OPT_HOOK, "CMD",
 	  "run /bin/sh -c CMD at the start of each level's window, with\n"
 	  "AIMSWEEP_USERS, AIMSWEEP_LEVEL, AIMSWEEP_RUNTIME and\n"

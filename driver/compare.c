@@ -201,10 +201,11 @@ static void warn_sides(const cJSON *a, const char *a_name, const cJSON *b,
 	if (wa && wb && strcmp(wa, wb))
 		msg_warn("compare: A ran workfile %s and B workfile %s: other jobs, so their jobs/min do not compare",
 			 wa, wb);
-	if (sa && strcmp(sa, "complete"))
+	/* "failed" ran to its end: its failed levels have their rows. */
+	if (sa && strcmp(sa, "complete") && strcmp(sa, "failed"))
 		msg_warn("compare: A (%s) did not complete: its status is %s",
 			 a_name, sa);
-	if (sb && strcmp(sb, "complete"))
+	if (sb && strcmp(sb, "complete") && strcmp(sb, "failed"))
 		msg_warn("compare: B (%s) did not complete: its status is %s",
 			 b_name, sb);
 }
@@ -493,7 +494,8 @@ bool compare_print(FILE *f, const cJSON *a, const char *a_name,
 	fprintf(f, "# %zu level%s in both, %zu only in A, %zu only in B",
 		tot.both, tot.both == 1 ? "" : "s", tot.only_a, tot.only_b);
 	if (fail_above_pct >= 0)
-		fprintf(f, "; %zu dropped more than %g%%", tot.regressions,
+		fprintf(f, "; %zu regression%s (dropped more than %g%%, failed or missing in B)",
+			tot.regressions, tot.regressions == 1 ? "" : "s",
 			fail_above_pct);
 	fputc('\n', f);
 	free(va);

@@ -719,7 +719,8 @@ static void show_gnuplot_log(FILE *log)
 	if (!log || fseek(log, 0, SEEK_SET))
 		return;
 	while (fgets(line, sizeof(line), log))
-		fprintf(stderr, "gnuplot: %s", line);
+		fprintf(stderr, "gnuplot: %s%s", line,
+			strchr(line, '\n') ? "" : "\n");
 }
 
 /*

@@ -123,6 +123,10 @@ static int mkdir_parents(const char *path)
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
 
+	if (!len) {
+		errno = ENOENT;
+		return -1;
+	}
 	if (len >= sizeof(buf)) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -274,14 +278,16 @@ static bool sample_window(struct sweep *s, unsigned int users,
 		}
 		prev_t = t;
 		prev_ops = ops;
+		if (next >= t1)
+			break;
+		/* Not after t1: the terminal write could block, and the
+		 * window's CPU and latency are still being counted. */
 		if (t > t0)
-			progress_show("%s: %.0f of %g s, %.1f jobs/min so far", tag,
+			progress_show("%s: %.1f of %g s, %.1f jobs/min so far", tag,
 				      (double)(t - t0) / NSEC_PER_SEC,
 				      p->runtime_s,
 				      (double)(ops - ops0) * 60.0 * NSEC_PER_SEC /
 					      (double)(t - t0));
-		if (next >= t1)
-			break;
 	}
 	level->run_queue_mean = rq_n ? rq_sum / (double)rq_n : 0;
 	if (!rq_n)
@@ -983,7 +989,8 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	else
 		print_format(&s);
 	/* An interrupted run ends now: whoever stopped it is waiting. */
-	if (!p->no_plot && s.result.n_levels && !run_interrupted)
+	if (!p->no_plot && result_peak_level(&s.result) >= 0 &&
+	    !run_interrupted)
 		draw_plots(&s);
 	if (run_interrupted && interleaved(p))
 		msg_error("interrupted by SIG%s: kept %zu levels, each with the repeats it finished, in %s",

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "driver/util.h"
@@ -43,15 +45,25 @@ static void msg_emit(const char *prefix, const char *fmt, va_list ap)
 static bool progress_on;	/* standard error is a terminal */
 static bool progress_shown;	/* a progress line is on it now */
 
+/*
+ * On when standard error is a terminal and standard output goes to that
+ * terminal or to a file: through a pipe (| tee), the rows would reach the
+ * screen later than the progress line, and be glued to it.
+ */
 void progress_init(void)
 {
 	const char *term = getenv("TERM");
+	struct stat st;
 
-	progress_on = isatty(STDERR_FILENO) && !(term && !strcmp(term, "dumb"));
+	progress_on = isatty(STDERR_FILENO) &&
+		      !(term && !strcmp(term, "dumb")) &&
+		      (isatty(STDOUT_FILENO) ||
+		       (!fstat(STDOUT_FILENO, &st) && S_ISREG(st.st_mode)));
 }
 
 void progress_show(const char *fmt, ...)
 {
+	struct winsize ws;
 	char buf[160];
 	va_list ap;
 
@@ -60,6 +72,11 @@ void progress_show(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* One row of the terminal: a wrapped line would only lose its last
+	 * row to the erase. */
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1 &&
+	    (size_t)ws.ws_col - 1 < sizeof(buf))
+		buf[ws.ws_col - 1] = '\0';
 	/* Back to the start of the line, erase it, write the new one. */
 	fprintf(stderr, "\r\033[K%s", buf);
 	fflush(stderr);

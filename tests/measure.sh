@@ -13,6 +13,16 @@ jq_check "$json" '[.levels[] | .repeats.n == 2 and (.repeats.runs_jobs_per_min |
 jq_check "$json" '[.levels[] | .repeats.jobs_per_min | .min <= .mean and .mean <= .max and .ci95_low <= .mean and .mean <= .ci95_high and .stddev >= 0] | all' "repeat statistics"
 jq_check "$json" '[.levels[] | .jobs_per_min as $j | .repeats.runs_jobs_per_min | index($j) != null] | all' "the level is one of its repeats"
 jq_check "$json" '.params.repeat_order == "consecutive"' "repeats in a row"
+# Each job's repeats: its ops/s per repeat, which add up to that repeat's
+# jobs/min, and their summary.
+jq_check "$json" '[.levels[] | (.jobs | map(.name)) == (.repeats.jobs | map(.name))] | all' \
+	"repeats.jobs names the level's jobs, in order"
+jq_check "$json" '[.levels[] | .repeats as $r | range(2) as $k |
+	(([$r.jobs[].runs_ops_per_sec[$k]] | add) * 60 - $r.runs_jobs_per_min[$k] | fabs) <
+	1e-6 * $r.runs_jobs_per_min[$k]] | all' "each repeat's job ops/s add up to its jobs/min"
+jq_check "$json" '[.levels[].repeats.jobs[] | .ops_per_sec as $s |
+	$s.n == 2 and ((.runs_ops_per_sec | add / 2) - $s.mean | fabs) < 1e-6 * $s.mean and
+	$s.min <= $s.mean and $s.mean <= $s.max] | all' "each job's repeat statistics"
 [ "$(paste -sd' ' "$test_dir/order-c")" = "1 1 2 2" ] ||
 	fail "consecutive order: $(paste -sd' ' "$test_dir/order-c"), want 1 1 2 2"
 

@@ -11,9 +11,8 @@ TERM=xterm script -qec "env AIMSWEEP_TEST_TAG='$tag' '$AIMSWEEP' run --no-plot \
 	--levels 1,2 -t 2 -w 0.3 -d '$scratch' -o '$out' '$test_dir/g.wf'" \
 	"$test_dir/tty.log" >/dev/null </dev/null ||
 	fail "the run on a terminal failed: $(tail -3 "$test_dir/tty.log")"
-for want in '1 user: starting' '1 user: warm-up' '1 user: 1 of 2 s, ' \
-    '1 user: 2 of 2 s, ' '2 users: 1 of 2 s, ' 'jobs/min so far' \
-    '2 users: stopping'; do
+for want in '1 user: starting' '1 user: warm-up' '1 user: 1.0 of 2 s, ' \
+    '2 users: 1.0 of 2 s, ' 'jobs/min so far' '2 users: stopping'; do
 	grep -qF "$want" "$test_dir/tty.log" ||
 		fail "no '$want' on the terminal: $(cat -A "$test_dir/tty.log" | head -20)"
 done
@@ -22,14 +21,27 @@ for users in 1 2; do
 	grep -q "$cr$esc\[K *$users  *[0-9.]* .* ok" "$test_dir/tty.log" ||
 		fail "the $users-user row does not follow an erased progress line: $(cat -A "$test_dir/tty.log")"
 done
-# The rate so far is the level's: within 30% of the row's jobs/min.
+# The rate so far, after the window's first second, is about the level's:
+# within 30% of the row's jobs/min.
 awk -v cr="$cr" '{ n = split($0, part, cr); for (i = 1; i <= n; i++)
-		if (part[i] ~ /1 user: 2 of 2 s, /) { sub(/.*2 of 2 s, /, "", part[i]); so_far = part[i] + 0 }
+		if (part[i] ~ /1 user: 1\.0 of 2 s, /) { sub(/.*1\.0 of 2 s, /, "", part[i]); so_far = part[i] + 0 }
 		else if (part[i] ~ /^.\[K +1 +[0-9.]+ /) { split(part[i], f, " "); row = f[3] + 0 } }
 	END { if (!so_far || !row || so_far < 0.7 * row || so_far > 1.3 * row) {
 		printf "so far %s, row %s\n", so_far, row; exit 1 } }' "$test_dir/tty.log" ||
 	fail "the progress rate does not match the 1-user row"
+# None after t1: the window is over.
+grep -qF ' 2.0 of 2 s' "$test_dir/tty.log" && fail "a progress sample at t1"
 check_no_processes
+
+# Standard error on the terminal but the table through a pipe: the rows
+# would reach the screen after the progress line, so there is none.
+TERM=xterm script -qec "env AIMSWEEP_TEST_TAG='$tag' '$AIMSWEEP' run --no-plot \
+	--levels 1 -t 1 -w 0.2 -d '$scratch' -o '$out' '$test_dir/g.wf' | cat" \
+	"$test_dir/pipe.log" >/dev/null </dev/null ||
+	fail "the run into a pipe failed: $(tail -3 "$test_dir/pipe.log")"
+grep -q "so far\|starting" "$test_dir/pipe.log" &&
+	fail "progress shown while the table went through a pipe: $(cat -A "$test_dir/pipe.log")"
+grep -q ' ok' "$test_dir/pipe.log" || fail "no row through the pipe: $(cat "$test_dir/pipe.log")"
 
 # Not a terminal: no escape sequence and no carriage return anywhere.
 expect_status 0 run_aimsweep run --levels 1 -t 1 -w 0.2 -d "$scratch" \
