@@ -652,8 +652,12 @@ int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 	}
 	d.dat = NULL;
 	if (!active) {
-		/* Nothing to draw from it: leave nothing behind either. */
-		unlink(dat_path);
+		struct stat st;
+
+		/* Nothing to draw from it: leave nothing behind either; but
+		 * only a file, never a device the data was sent to. */
+		if (!stat(dat_path, &st) && S_ISREG(st.st_mode))
+			unlink(dat_path);
 		snprintf(err, errlen, "nothing to plot: no level is ok");
 		goto out;
 	}
