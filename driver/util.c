@@ -42,7 +42,7 @@ bool sleep_until_ns(uint64_t deadline_ns, const volatile int *stop_flag)
 static void msg_emit(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
-static bool progress_on;	/* standard error is a terminal */
+static bool progress_on;	/* see progress_init() */
 static bool progress_shown;	/* a progress line is on it now */
 
 /*
