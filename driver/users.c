@@ -204,10 +204,10 @@ static size_t user_schedule(const struct mix *mix,
 #define ERROR_STREAK_MAX 1000
 
 /*
- * The measured loop. Each op bumps its entry's counter with a relaxed
- * store: one writer per counter, and the parent only needs to see the
- * value eventually. The stop word is read once per op. Returns NULL, or
- * the entry whose failures ended the loop.
+ * The measured loop of a mix. Each op bumps its entry's counter with a
+ * relaxed store: one writer per counter, and the parent only needs to see
+ * the value eventually. The stop word is read once per op. Returns NULL,
+ * or the entry whose failures ended the loop.
  *
  * Hot, as the null job's run function is: GCC places hot functions side
  * by side, and the alignment keeps this loop from straddling a page, so
@@ -250,6 +250,103 @@ static struct user_entry *user_loop(const struct arena_header *hdr,
 		}
 		if (++i == len)
 			i = 0;
+	}
+	return NULL;
+}
+
+/* Ops timed one by one, with latency off, to set a lone job's period. */
+#define CALIBRATION_OPS 7
+
+/*
+ * With latency off, a lone job's period is set when its loop starts, from
+ * the median of its first CALIBRATION_OPS ops, each timed alone: the
+ * sampling rule's N for that op time. No op after those is timed. Returns
+ * the first failure's code, and leaves the period unset (0) then, for the
+ * loop to try again; the ops that succeeded are counted in *ops.
+ */
+__attribute__((noinline, cold))
+static int user_calibrate(struct user_entry *ue, uint64_t timer_ns,
+			  uint64_t *ops)
+{
+	uint64_t took[CALIBRATION_OPS], t0, t1;
+	int rc;
+
+	for (size_t k = 0; k < CALIBRATION_OPS; k++) {
+		if (ue->prepare && (rc = ue->prepare(ue->state)))
+			return rc;
+		t0 = clock_ns();
+		rc = ue->run(ue->state);
+		t1 = clock_ns();
+		if (rc)
+			return rc;
+		++*ops;
+		took[k] = t1 - t0;
+		/* Insertion sort: seven numbers. */
+		for (size_t j = k; j > 0 && took[j - 1] > took[j]; j--) {
+			uint64_t t = took[j];
+
+			took[j] = took[j - 1];
+			took[j - 1] = t;
+		}
+	}
+	ue->sample_every = sample_period(took[CALIBRATION_OPS / 2], timer_ns);
+	return 0;
+}
+
+/*
+ * The measured loop of a user with one job, a one-line workfile being how
+ * one system call's scaling is measured. An op then touches no shared
+ * page: the count stays in a register, and is stored into the counter,
+ * and the stop word read, once per period of N ops, N being the latency
+ * sampling period (with latency, the period's last op is the timed one).
+ * That keeps each op to the pages a bare loop of the job touches: with
+ * page-table isolation and no PCID, the arena page cost a walk on every
+ * op, 1% of getppid's ops here. The rule keeps N ops under 1000 timer_ns
+ * (about 50 us here; one op, when an op takes longer), so the count the
+ * parent reads at t0, at t1 and at each interval is behind by less than
+ * that. A failed op stores the count at once.
+ */
+__attribute__((hot, noinline, aligned(1024)))
+static struct user_entry *user_loop_single(const struct arena_header *hdr,
+					   uint32_t gen, struct user_entry *ue,
+					   uint64_t timer_ns)
+{
+	int (*run)(void *state) = ue->run;
+	int (*prepare)(void *state) = ue->prepare;
+	void *state = ue->state;
+	struct entry_counters *c = ue->counters;
+	uint64_t ops = c->ops;
+
+	while (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != gen) {
+		uint32_t n = ue->sample_every;
+		uint64_t before = ops;
+		int rc = 0;
+
+		if (!n) {
+			rc = user_calibrate(ue, timer_ns, &ops);
+		} else {
+			/* All but the period's last op. */
+			while (!rc && --n)
+				if (!(prepare && (rc = prepare(state))) &&
+				    !(rc = run(state)))
+					ops++;
+			if (!rc && !(prepare && (rc = prepare(state))) &&
+			    !(rc = ue->hist ? user_timed_op(hdr, gen, ue, timer_ns) :
+					      run(state)))
+				ops++;
+		}
+		__atomic_store_n(&c->ops, ops, __ATOMIC_RELAXED);
+		if (!rc) {
+			ue->streak = 0;
+			continue;
+		}
+		/* A run of failures is broken by any op that succeeded. */
+		if (ops != before)
+			ue->streak = 0;
+		c->last_errno = rc;
+		__atomic_store_n(&c->errors, c->errors + 1, __ATOMIC_RELAXED);
+		if (++ue->streak == ERROR_STREAK_MAX)
+			return ue;
 	}
 	return NULL;
 }
@@ -362,6 +459,8 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		entries[e].counters = &slot->counters[e];
 		entries[e].ready = false;
 		entries[e].hist = NULL;
+		/* Without latency: the lone job's loop sets it. */
+		entries[e].sample_every = 0;
 	}
 	if (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) == gen) {
 		rusage_now(&start);
@@ -455,8 +554,12 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 
 	user_test_fault(pool, user);
 	if (len) {
-		struct user_entry *bad = user_loop(hdr, gen, entries, order, len,
-						   pool->params->timer_ns);
+		uint64_t timer_ns = pool->params->timer_ns;
+		struct user_entry *bad =
+			len == 1 ? user_loop_single(hdr, gen, &entries[order[0]],
+						    timer_ns) :
+				   user_loop(hdr, gen, entries, order, len,
+					     timer_ns);
 
 		if (bad)
 			user_fail(slot, USER_EXIT_JOB_ERRORS,

@@ -96,6 +96,27 @@ check_documented "$json"
 jq_check "$json" '[.levels[].status] == ["failed", "ok"]' "thread crash fails its level only"
 jq_check "$json" '.levels[0].reason | test("process of the user threads .*SIGSEGV")' "thread crash reason"
 
+# A user with one job stores its count once per sampling period, which
+# keeps N ops under 1000 times timer_ns (one op, for an op slower
+# than that): even 0.1 s intervals each see ops, for the cheapest job and
+# for a slow one, with latency and without (the period then comes from
+# the first ops, timed once).
+printf '1 fork_test\n' >"$test_dir/slow"
+for wf in "$test_dir/wf" "$test_dir/slow"; do
+	for latency in '' --no-latency; do
+		expect_status 0 run_aimsweep run --levels 2 -t 1 -w 0.2 \
+			--interval 0.1 $latency -d "$scratch" -o "$out" "$wf"
+		json=$(latest_result)
+		what="one job ($(basename "$wf")${latency:+, $latency})"
+		jq_check "$json" '.levels[0].status == "ok" and
+			(.levels[0].intervals | length) >= 8 and
+			([.levels[0].intervals[].jobs_per_min > 0] | all)' \
+			"$what: every interval sees ops"
+		jq_check "$json" '.levels[0] | (([.intervals[] | .jobs_per_min * .elapsed_s / 60] | add) - .ops | fabs) < 0.01' \
+			"$what: intervals add up"
+	done
+done
+
 # --stop-at-crossover ends the ramp at the first level below it, judged
 # on all of a level's repeats, which then run in a row.
 expect_status 0 run_aimsweep run --levels 1,2,3 -t 0.5 -w 0.2 -r 2 \
