@@ -108,8 +108,8 @@ static const struct run_option run_options[] = {
 	  "sample throughput this often inside the window (default 1)" },
 	{ "no-latency", no_argument, OPT_NO_LATENCY, NULL,
 	  "do not time ops (no latency histograms); a user with one job\n"
-	  "still times its first 7, once, to set how often it stores\n"
-	  "its count" },
+	  "still times its first 7 of each level, to set how often it\n"
+	  "stores its count" },
 	{ "mode", required_argument, OPT_MODE, "process|thread",
 	  "users are processes (default) or threads of one process" },
 	{ "cpus", required_argument, OPT_CPUS, "LIST",

@@ -260,51 +260,58 @@ static struct user_entry *user_loop(const struct arena_header *hdr,
 /*
  * With latency off, a lone job's period is set when its loop starts, from
  * the median of its first CALIBRATION_OPS ops, each timed alone: the
- * sampling rule's N for that op time. No op after those is timed. Returns
- * the first failure's code, and leaves the period unset (0) then, for the
- * loop to try again; the ops that succeeded are counted in *ops.
+ * sampling rule's N for that op time. This runs one of them; took[0] to
+ * took[*timed - 1] hold the times so far, sorted. A failure ends the
+ * calibration too, with the median of the ops timed before it, or with a
+ * period of one op when there were none: no op after those is timed.
+ * Returns the op's failure code, 0 for none.
  */
 __attribute__((noinline, cold))
-static int user_calibrate(struct user_entry *ue, uint64_t timer_ns,
-			  uint64_t *ops)
+static int user_calibration_op(struct user_entry *ue, uint64_t timer_ns,
+			       uint64_t *took, unsigned int *timed)
 {
-	uint64_t took[CALIBRATION_OPS], t0, t1;
+	uint64_t t0, t1;
 	int rc;
 
-	for (size_t k = 0; k < CALIBRATION_OPS; k++) {
-		if (ue->prepare && (rc = ue->prepare(ue->state)))
-			return rc;
-		t0 = clock_ns();
-		rc = ue->run(ue->state);
-		t1 = clock_ns();
-		if (rc)
-			return rc;
-		++*ops;
-		took[k] = t1 - t0;
-		/* Insertion sort: seven numbers. */
-		for (size_t j = k; j > 0 && took[j - 1] > took[j]; j--) {
-			uint64_t t = took[j];
+	if (ue->prepare && (rc = ue->prepare(ue->state)))
+		goto done;
+	t0 = clock_ns();
+	rc = ue->run(ue->state);
+	t1 = clock_ns();
+	if (rc)
+		goto done;
+	/* Insertion sort: seven numbers. */
+	took[*timed] = t1 - t0;
+	for (unsigned int j = (*timed)++; j > 0 && took[j - 1] > took[j]; j--) {
+		uint64_t t = took[j];
 
-			took[j] = took[j - 1];
-			took[j - 1] = t;
-		}
+		took[j] = took[j - 1];
+		took[j - 1] = t;
 	}
-	ue->sample_every = sample_period(took[CALIBRATION_OPS / 2], timer_ns);
-	return 0;
+	if (*timed < CALIBRATION_OPS)
+		return 0;
+done:
+	ue->sample_every = *timed ? sample_period(took[*timed / 2], timer_ns) : 1;
+	ue->countdown = ue->sample_every;
+	*timed = CALIBRATION_OPS;
+	return rc;
 }
 
 /*
- * The measured loop of a user with one job, a one-line workfile being how
- * one system call's scaling is measured. An op then touches no shared
- * page: the count stays in a register, and is stored into the counter,
- * and the stop word read, once per period of N ops, N being the latency
- * sampling period (with latency, the period's last op is the timed one).
- * That keeps each op to the pages a bare loop of the job touches: with
- * page-table isolation and no PCID, the arena page cost a walk on every
- * op, 1% of getppid's ops here. The rule keeps N ops under 1000 timer_ns
- * (about 50 us here; one op, when an op takes longer), so the count the
- * parent reads at t0, at t1 and at each interval is behind by less than
- * that. A failed op stores the count at once.
+ * The measured loop of a user with one job: a one-line workfile, the way
+ * one system call's scaling is measured, or a mix whose other jobs were
+ * skipped. An op then touches no shared page: the count stays in a
+ * register, and is stored into the counter, and the stop word read, once
+ * per period of N ops, N being the latency sampling period (with latency,
+ * the period's last op is the timed one). That keeps each op to the pages
+ * a bare loop of the job touches: with page-table isolation and no PCID,
+ * the arena page cost a walk on every op, 1% of getppid's ops here. The
+ * rule keeps N ops under 1000 timer_ns (about 50 us here; one op, when an
+ * op takes longer), so the count the parent reads at t0, at t1 and at
+ * each interval is behind by less than that. A failed op ends its period
+ * early and stores the count at once; the countdown to the next timed op
+ * carries on across it, as in user_loop(), so that failures cannot starve
+ * the histogram.
  */
 __attribute__((hot, noinline, aligned(1024)))
 static struct user_entry *user_loop_single(const struct arena_header *hdr,
@@ -316,25 +323,44 @@ static struct user_entry *user_loop_single(const struct arena_header *hdr,
 	void *state = ue->state;
 	struct entry_counters *c = ue->counters;
 	uint64_t ops = c->ops;
+	uint64_t took[CALIBRATION_OPS];
+	unsigned int timed = ue->hist ? CALIBRATION_OPS : 0;
 
 	while (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != gen) {
-		uint32_t n = ue->sample_every;
 		uint64_t before = ops;
+		uint32_t left;
 		int rc = 0;
 
-		if (!n) {
-			rc = user_calibrate(ue, timer_ns, &ops);
-		} else {
-			/* All but the period's last op. */
-			while (!rc && --n)
-				if (!(prepare && (rc = prepare(state))) &&
-				    !(rc = run(state)))
-					ops++;
-			if (!rc && !(prepare && (rc = prepare(state))) &&
-			    !(rc = ue->hist ? user_timed_op(hdr, gen, ue, timer_ns) :
-					      run(state)))
+		if (timed < CALIBRATION_OPS) {
+			rc = user_calibration_op(ue, timer_ns, took, &timed);
+			if (!rc)
 				ops++;
+			goto publish;
 		}
+		/* Ops until the timed one, or the period's end; at least 1.
+		 * A failed prepare() does not count, as in user_loop(). */
+		left = ue->countdown;
+		for (;;) {
+			if (prepare && (rc = prepare(state)))
+				break;
+			if (!--left) {
+				if (ue->hist) {
+					rc = user_timed_op(hdr, gen, ue, timer_ns);
+				} else {
+					rc = run(state);
+					ue->countdown = ue->sample_every;
+				}
+				if (!rc)
+					ops++;
+				break;
+			}
+			if ((rc = run(state)))
+				break;
+			ops++;
+		}
+		if (left)
+			ue->countdown = left;
+publish:
 		__atomic_store_n(&c->ops, ops, __ATOMIC_RELAXED);
 		if (!rc) {
 			ue->streak = 0;
@@ -459,8 +485,9 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		entries[e].counters = &slot->counters[e];
 		entries[e].ready = false;
 		entries[e].hist = NULL;
-		/* Without latency: the lone job's loop sets it. */
-		entries[e].sample_every = 0;
+		/* Without latency: the lone job's loop sets them. */
+		entries[e].sample_every = 1;
+		entries[e].countdown = 1;
 	}
 	if (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) == gen) {
 		rusage_now(&start);
