@@ -107,12 +107,21 @@ job_run() {
 	j=$(sweep "$work/$1.wf" --levels 1 -t 0.5 -w 0.2 -d "$fsdir" --cpus "$cpu" ${2:-}) &&
 		jq '.levels[0].jobs[0].ops_per_sec' "$j"
 }
-# The median, first and third quartile of the numbers on stdin.
+# The median, first and third quartile of the numbers on stdin: the
+# quartiles are the medians of the lower and the upper half (without the
+# middle one of an odd count); "- - -" for none.
 quartiles() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (!NR) { print "nan nan nan"; exit }
-		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		print m, v[int((NR + 3) / 4)], v[NR + 1 - int((NR + 3) / 4)] }'
+	sort -g | awk '
+	function med(lo, hi,  n) {
+		n = hi - lo + 1
+		return n % 2 ? v[lo + (n - 1) / 2] : (v[lo + n / 2 - 1] + v[lo + n / 2]) / 2
+	}
+	{ v[NR] = $1 }
+	END {
+		if (!NR) { print "- - -"; exit }
+		h = int(NR / 2)
+		if (!h) { print v[1], v[1], v[1]; exit }
+		print med(1, NR), med(1, h), med(NR - h + 1, NR) }'
 }
 for op in getppid brk kill creat; do
 	printf '1 %s\n' "$op" >"$work/$op.wf"
@@ -140,10 +149,17 @@ for op in getppid brk kill creat; do
 	roff=$(awk '$1 == "off" { print 2 * $2 / ($3 + $4) }' "$work/$op.runs" | quartiles)
 	echo "$op $ron" >>"$work/ratios"
 	awk -v op="$op" -v b="$b" -v on="$on" -v off="$off" -v ron="$ron" \
-	    -v roff="$roff" 'BEGIN {
+	    -v roff="$roff" '
+	# A column whose runs all failed prints "-".
+	function num(x, fmt) { return x == "-" || x == "nan" ? "-" : sprintf(fmt, x) }
+	function spread(q) { return q[2] == "-" ? "-" : sprintf("%.3f-%.3f", q[2], q[3]) }
+	BEGIN {
 		split(ron, a, " "); split(roff, f, " ")
-		printf "| %s | %.0f | %.0f | %.3f | %.3f-%.3f | %.0f | %.3f | %.3f-%.3f | %.0f | %.0f |\n",
-			op, b, on, a[1], a[2], a[3], off, f[1], f[2], f[3], 1e9 / b, 1e9 / on }' |
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			op, num(b, "%.0f"), num(on, "%.0f"), num(a[1], "%.3f"), spread(a),
+			num(off, "%.0f"), num(f[1], "%.3f"), spread(f),
+			num(b == "nan" ? b : 1e9 / b, "%.0f"),
+			num(on == "nan" ? on : 1e9 / on, "%.0f") }' |
 		tee -a "$OUT"
 done
 say ""
@@ -151,7 +167,10 @@ say "q1-q3 is the middle half of a column's ratios: how much the machine"
 say "moved under them. Targets: ratio with latency on >= 0.98 for getppid,"
 say ">= 0.97 for the others."
 awk '{ t = $1 == "getppid" ? 0.98 : 0.97
-       v = $2 >= t ? "met" : ($4 >= t ? "not met, within the spread" : "not met")
+       if ($2 == "-") v = "no runs"
+       else if ($2 + 0 >= t) v = "met"
+       else if ($4 + 0 >= t) v = "not met, within the spread"
+       else v = "not met"
        line = line sep $1 " " v; sep = "; " }
      END { print "Here: " line "." }' "$work/ratios" | tee -a "$OUT"
 say ""
