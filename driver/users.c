@@ -203,6 +203,17 @@ static size_t user_schedule(const struct mix *mix,
  * the mix still succeed. */
 #define ERROR_STREAK_MAX 1000
 
+/* Counts a failed op of this entry; true when it ends a streak of
+ * ERROR_STREAK_MAX failures in a row, and with it the user's loop. */
+static inline bool user_op_failed(struct user_entry *ue, int rc)
+{
+	struct entry_counters *c = ue->counters;
+
+	c->last_errno = rc;
+	__atomic_store_n(&c->errors, c->errors + 1, __ATOMIC_RELAXED);
+	return ++ue->streak == ERROR_STREAK_MAX;
+}
+
 /*
  * The measured loop of a mix. Each op bumps its entry's counter with a
  * relaxed store: one writer per counter, and the parent only needs to see
@@ -241,12 +252,8 @@ static struct user_entry *user_loop(const struct arena_header *hdr,
 		if (!rc) {
 			__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
 			ue->streak = 0;
-		} else {
-			c->last_errno = rc;
-			__atomic_store_n(&c->errors, c->errors + 1,
-					 __ATOMIC_RELAXED);
-			if (++ue->streak == ERROR_STREAK_MAX)
-				return ue;
+		} else if (user_op_failed(ue, rc)) {
+			return ue;
 		}
 		if (++i == len)
 			i = 0;
@@ -369,9 +376,7 @@ publish:
 		/* A run of failures is broken by any op that succeeded. */
 		if (ops != before)
 			ue->streak = 0;
-		c->last_errno = rc;
-		__atomic_store_n(&c->errors, c->errors + 1, __ATOMIC_RELAXED);
-		if (++ue->streak == ERROR_STREAK_MAX)
+		if (user_op_failed(ue, rc))
 			return ue;
 	}
 	return NULL;
@@ -485,7 +490,8 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		entries[e].counters = &slot->counters[e];
 		entries[e].ready = false;
 		entries[e].hist = NULL;
-		/* Without latency: the lone job's loop sets them. */
+		/* Time the first op: sample_period() sets the period from
+		 * there, or without latency the one-job loop's calibration. */
 		entries[e].sample_every = 1;
 		entries[e].countdown = 1;
 	}
@@ -532,10 +538,6 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		if (pool->params->latency) {
 			entries[e].hist = arena_hist(pool->arena, slot, e);
 			memset(entries[e].hist, 0, sizeof(struct hist));
-			/* Time the first op; sample_period() sets the
-			 * period from there. */
-			entries[e].sample_every = 1;
-			entries[e].countdown = 1;
 		}
 		reason[0] = '\0';
 		rc = job->init(&ctx, &entries[e].state);
