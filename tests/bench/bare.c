@@ -113,53 +113,83 @@ static void creat_cleanup(void)
 		unlink(creat_path(s));
 }
 
-static int loop(const char *name, double seconds, const char *dir)
+/* Runs op in blocks of 1024 until the clock reaches end; returns the ops
+ * and leaves the clock at the last read in *t. */
+static uint64_t run_until(void (*op)(void), uint64_t end, uint64_t *t)
+{
+	uint64_t ops = 0;
+
+	do {
+		for (int i = 0; i < 1024; i++)
+			op();
+		ops += 1024;
+		*t = now_ns();
+	} while (*t < end);
+	return ops;
+}
+
+/* The op of that name, set up; NULL (with a message) for none. */
+static void (*op_setup(const char *name, const char *dir))(void)
 {
 	struct sigaction sa;
-	void (*op)(void);
-	uint64_t t0, t, end, ops = 0;
 
-	if (!strcmp(name, "getppid")) {
-		op = op_getppid;
-	} else if (!strcmp(name, "brk")) {
+	if (!strcmp(name, "getppid"))
+		return op_getppid;
+	if (!strcmp(name, "brk")) {
 		char *page = sbrk(4096);
 
 		if (page == (void *)-1)
 			die("sbrk");
 		*(volatile char *)page = 1;
-		op = op_brk;
-	} else if (!strcmp(name, "kill")) {
+		return op_brk;
+	}
+	if (!strcmp(name, "kill")) {
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_usr1;
 		sigemptyset(&sa.sa_mask);
 		if (sigaction(SIGUSR1, &sa, NULL))
 			die("sigaction");
 		self = getpid();
-		op = op_kill;
-	} else if (!strcmp(name, "creat")) {
+		return op_kill;
+	}
+	if (!strcmp(name, "creat")) {
 		if (!dir) {
 			fprintf(stderr, "bare: creat needs a directory\n");
-			return 2;
+			return NULL;
 		}
 		if (strlen(dir) + 32 > sizeof(creat_buf)) {
 			fprintf(stderr, "bare: directory name too long\n");
-			return 2;
+			return NULL;
 		}
 		creat_prefix = (size_t)snprintf(creat_buf, sizeof(creat_buf),
 						"%s/c0.", dir);
-		op = op_creat;
-	} else {
-		fprintf(stderr, "bare: no op %s\n", name);
-		return 2;
+		return op_creat;
 	}
-	t0 = now_ns();
-	end = t0 + (uint64_t)(seconds * 1e9);
-	do {
-		for (int i = 0; i < 1024; i++)
-			op();
-		ops += 1024;
-		t = now_ns();
-	} while (t < end);
+	fprintf(stderr, "bare: no op %s\n", name);
+	return NULL;
+}
+
+/*
+ * loop: OP for WARMUP seconds, then for a window of SECONDS; prints the
+ * window's ops/s. With BARE_MARK=PID in the environment, it sends PID a
+ * SIGUSR2 as its window starts (a follower's cue, below).
+ */
+static int loop(const char *name, double warmup, double seconds,
+		const char *dir)
+{
+	void (*op)(void) = op_setup(name, dir);
+	const char *mark = getenv("BARE_MARK");
+	uint64_t t0, t, ops;
+
+	if (!op)
+		return 2;
+	/* The warm-up, as aimsweep's: a vCPU that was idle can run its
+	 * first tenth of a second several times slower. */
+	run_until(op, now_ns() + (uint64_t)(warmup * 1e9), &t0);
+	if (mark)
+		kill((pid_t)atol(mark), SIGUSR2);
+	caught = 0;
+	ops = run_until(op, t0 + (uint64_t)(seconds * 1e9), &t);
 	if (op == op_creat)
 		creat_cleanup();
 	if (op == op_kill && caught != (sig_atomic_t)ops)
@@ -167,6 +197,69 @@ static int loop(const char *name, double seconds, const char *dir)
 			(unsigned long)caught, (unsigned long)ops);
 	printf("%.1f\n", (double)ops * 1e9 / (double)(t - t0));
 	return 0;
+}
+
+static volatile sig_atomic_t cued, ended;
+
+static void on_cue(int signo)
+{
+	(void)signo;
+	cued = 1;
+}
+
+static void on_end(int signo)
+{
+	(void)signo;
+	ended = 1;
+}
+
+/*
+ * follow: OP from the start until SIGTERM. Its window of SECONDS starts
+ * at the first SIGUSR2 (aimsweep's --hook sends it right after the
+ * level's t0); at the window's end it prints the window's ops/s, and
+ * goes on until SIGTERM, so that a job it shares a CPU with never runs
+ * alone.
+ * Sharing one CPU, the two see the same machine at the same moments, and
+ * the ratio of their ops/s is free of its drift.
+ */
+static int follow(const char *name, double seconds, const char *dir)
+{
+	void (*op)(void) = op_setup(name, dir);
+	struct sigaction sa;
+	uint64_t t0, t, ops;
+	int rc = 0;
+
+	if (!op)
+		return 2;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_end;
+	if (sigaction(SIGTERM, &sa, NULL))
+		die("sigaction");
+	/* A bench that dies leaves no loop spinning. */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM))
+		die("prctl");
+	sa.sa_handler = on_cue;
+	if (sigaction(SIGUSR2, &sa, NULL))
+		die("sigaction");
+	while (!cued && !ended)
+		for (int i = 0; i < 256; i++)
+			op();
+	if (ended) {
+		fprintf(stderr, "bare: ended before its cue\n");
+		rc = 1;
+	} else {
+		t0 = now_ns();
+		ops = run_until(op, t0 + (uint64_t)(seconds * 1e9), &t);
+		printf("%.1f\n", (double)ops * 1e9 / (double)(t - t0));
+		fflush(stdout);
+		while (!ended)
+			for (int i = 0; i < 256; i++)
+				op();
+	}
+	if (op == op_creat)
+		creat_cleanup();
+	return rc;
 }
 
 /*
@@ -279,15 +372,19 @@ static int spawn(unsigned int n, int busy, int split)
 
 int main(int argc, char **argv)
 {
-	if (argc >= 4 && !strcmp(argv[1], "loop"))
-		return loop(argv[2], atof(argv[3]), argc > 4 ? argv[4] : NULL);
+	if (argc >= 5 && !strcmp(argv[1], "loop"))
+		return loop(argv[2], atof(argv[3]), atof(argv[4]),
+			    argc > 5 ? argv[5] : NULL);
+	if (argc >= 4 && !strcmp(argv[1], "follow"))
+		return follow(argv[2], atof(argv[3]), argc > 4 ? argv[4] : NULL);
 	if ((argc == 3 || (argc == 4 && (!strcmp(argv[3], "busy") ||
 					 !strcmp(argv[3], "split")))) &&
 	    !strcmp(argv[1], "spawn"))
 		return spawn((unsigned int)strtoul(argv[2], NULL, 10),
 			     argc == 4 && !strcmp(argv[3], "busy"),
 			     argc == 4 && !strcmp(argv[3], "split"));
-	fprintf(stderr, "usage: bare loop getppid|brk|kill|creat SECONDS [DIR]\n"
+	fprintf(stderr, "usage: bare loop getppid|brk|kill|creat WARMUP SECONDS [DIR]\n"
+			"       bare follow getppid|brk|kill|creat SECONDS [DIR]\n"
 			"       bare spawn N [busy|split]\n");
 	return 2;
 }

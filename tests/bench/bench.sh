@@ -23,7 +23,9 @@ fsdir=$work
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	fsdir=$(mktemp -d /dev/shm/aimsweep-bench.XXXXXX) || fsdir=$work
 fi
-trap 'rm -rf "$work"; [ "$fsdir" = "$work" ] || rm -rf "$fsdir"' EXIT
+follower=
+trap '[ -z "$follower" ] || kill "$follower" 2>/dev/null
+	rm -rf "$work"; [ "$fsdir" = "$work" ] || rm -rf "$fsdir"' EXIT
 trap 'exit 130' INT TERM
 started=$(date +%s)
 # The bench keeps to about BUDGET seconds: the 10000-user runs, the one
@@ -79,32 +81,70 @@ say "aimsweep bench, $(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) CPUs"
 say ""
 
 # --- 1. Per-op overhead: the job at 1 user against the same op bare. ---
-# Both run on the same CPU, the last one: on a VM one vCPU can be several
-# percent slower than another for minutes, which would otherwise land on
-# whichever column the scheduler happened to put there.
-#
-# The machine's speed also drifts from one second to the next, by more
-# than the targets' 2-3%. So each aimsweep run sits between two bare runs
-# (bare, on, bare, off, bare, on, ...), its ratio is to the mean of those
-# two, and the windows are short (0.5 s) and many ($PAIRS a column): a
-# drift that is steady over a few seconds cancels out of each ratio, and
-# the rest shows in the spread printed beside the median.
+# The machine's speed drifts by more than the targets' 2-3%: on the VMs
+# this was built on, a getppid loop ran 6.7 to 10.8 million calls a second
+# from one second to the next, and by 10-30% of its speed within half a
+# second. Runs one after another, even interleaved, see different
+# machines. So the two are measured at the same moments, on one CPU: a
+# bare loop (tests/bench/bare follow) runs on it from before the level
+# until after it, the job's one user is pinned beside it, and aimsweep's
+# --hook cues the bare loop's window right after the level's t0. The
+# scheduler gives two busy tasks of equal weight equal shares of a CPU,
+# so the ratio of their ops/s over the window is the ratio of their
+# speeds; whatever else ran on that CPU (the driver, a kworker) took from
+# both. The control column puts a second bare loop where the job was
+# (cueing the first as its own window starts): what the method reads for
+# two identical loops, that is, its own bias and spread.
 PAIRS=${PAIRS:-9}
+WINDOW=${WINDOW:-1}
+WARMUP=0.2
 cpu=$(($(nproc) - 1))
-say "## Per-op overhead at 1 user (median of $PAIRS runs a column, each to the mean of the bare runs before and after it; 0.5 s windows; bare loop and user both on CPU $cpu; creat in $(stat -f -c %T "$fsdir"))"
+say "## Per-op overhead at 1 user (median of $PAIRS runs a column; each run shares CPU $cpu with a bare loop over the same $WINDOW s window, after $WARMUP s of warm-up; creat in $(stat -f -c %T "$fsdir"))"
 say ""
-say "| op | bare ops/s | aimsweep ops/s (latency on) | ratio | ratio q1-q3 | aimsweep ops/s (latency off) | ratio | ratio q1-q3 | bare ns/op | aimsweep ns/op (on) |"
-say "|---|---:|---:|---:|---|---:|---:|---|---:|---:|"
-bare_run() {
-	# A new directory as deep as a user's (scratch/aimsweep.X/u0) each
-	# time: reusing one lets the bare creat find the dentries of its
-	# earlier runs' names, 9-17% faster here than fresh.
+say "| op | bare ops/s | control ratio | q1-q3 | aimsweep ops/s (latency on) | ratio | ratio q1-q3 | aimsweep ops/s (latency off) | ratio | ratio q1-q3 | bare ns/op | aimsweep ns/op (on) |"
+say "|---|---:|---:|---|---:|---:|---|---:|---:|---|---:|---:|"
+# Starts the bare loop that the next run shares its CPU with, in a new
+# directory as deep as a user's (scratch/aimsweep.X/u0): reusing one lets
+# the bare creat find the dentries of its earlier runs' names, 9-17%
+# faster here than fresh.
+follow_start() {
 	rm -rf "$fsdir/bare"
 	mkdir -p "$fsdir/bare/run/u0"
-	taskset -c "$cpu" "$BARE" loop "$1" 0.5 "$fsdir/bare/run/u0"
+	taskset -c "$cpu" "$BARE" follow "$1" "$WINDOW" "$fsdir/bare/run/u0" \
+		>"$work/follow" &
+	follower=$!
 }
+# Ends it; sets f to its window's ops/s, empty if it had none.
+follow_end() {
+	kill -TERM "$follower" 2>/dev/null
+	f=
+	wait "$follower" && f=$(cat "$work/follow")
+	follower=
+}
+# One run of column $2 (control, on, off) for op $1, beside a follower;
+# prints "column ops/s bare-ops/s ratio", nothing for a failed run.
+co_run() {
+	follow_start "$1"
+	case $2 in
+	control)
+		rm -rf "$fsdir/ctl"
+		mkdir -p "$fsdir/ctl/run/u0"
+		x=$(BARE_MARK=$follower taskset -c "$cpu" "$BARE" loop "$1" \
+			"$WARMUP" "$WINDOW" "$fsdir/ctl/run/u0") ;;
+	on | off)
+		x=$(job_run "$1" --hook "kill -USR2 $follower" \
+			$([ "$2" = off ] && echo --no-latency)) ;;
+	esac
+	follow_end
+	[ -n "$x" ] && [ -n "$f" ] || return 1
+	echo "$2 $x $f" | awk '$3 > 0 { print $1, $2, $3, $2 / $3 }'
+}
+# The job of op $1 at 1 user, pinned to CPU $cpu, with the options after
+# it; prints its ops/s.
 job_run() {
-	j=$(sweep "$work/$1.wf" --levels 1 -t 0.5 -w 0.2 -d "$fsdir" --cpus "$cpu" ${2:-}) &&
+	jwf=$work/$1.wf
+	shift
+	j=$(sweep "$jwf" --levels 1 -t "$WINDOW" -w "$WARMUP" -d "$fsdir" --cpus "$cpu" "$@") &&
 		jq '.levels[0].jobs[0].ops_per_sec' "$j"
 }
 # The median, first and third quartile of the numbers on stdin: the
@@ -126,45 +166,40 @@ quartiles() {
 for op in getppid brk kill creat; do
 	printf '1 %s\n' "$op" >"$work/$op.wf"
 	: >"$work/$op.runs"
-	: >"$work/$op.bare"
-	before=$(bare_run "$op") && echo "$before" >>"$work/$op.bare"
 	for r in $(seq "$PAIRS"); do
-		for col in on off; do
-			if [ "$col" = on ]; then
-				x=$(job_run "$op")
-			else
-				x=$(job_run "$op" --no-latency)
-			fi
-			after=$(bare_run "$op") || { before=; continue; }
-			echo "$after" >>"$work/$op.bare"
-			[ -n "$x" ] && [ -n "$before" ] &&
-				echo "$col $x $before $after" >>"$work/$op.runs"
-			before=$after
+		for col in control on off; do
+			co_run "$op" "$col" >>"$work/$op.runs"
 		done
 	done
-	b=$(median <"$work/$op.bare")
-	on=$(awk '$1 == "on" { print $2 }' "$work/$op.runs" | median)
-	off=$(awk '$1 == "off" { print $2 }' "$work/$op.runs" | median)
-	ron=$(awk '$1 == "on" { print 2 * $2 / ($3 + $4) }' "$work/$op.runs" | quartiles)
-	roff=$(awk '$1 == "off" { print 2 * $2 / ($3 + $4) }' "$work/$op.runs" | quartiles)
+	col() { awk -v c="$1" -v f="$2" '$1 == c { print $f }' "$work/$op.runs"; }
+	b=$(awk '{ print $3 }' "$work/$op.runs" | median)
+	on=$(col on 2 | median)
+	off=$(col off 2 | median)
+	rctl=$(col control 4 | quartiles)
+	ron=$(col on 4 | quartiles)
+	roff=$(col off 4 | quartiles)
 	echo "$op $ron" >>"$work/ratios"
-	awk -v op="$op" -v b="$b" -v on="$on" -v off="$off" -v ron="$ron" \
-	    -v roff="$roff" '
+	awk -v op="$op" -v b="$b" -v on="$on" -v off="$off" -v rctl="$rctl" \
+	    -v ron="$ron" -v roff="$roff" '
 	# A column whose runs all failed prints "-".
 	function num(x, fmt) { return x == "-" || x == "nan" ? "-" : sprintf(fmt, x) }
 	function spread(q) { return q[2] == "-" ? "-" : sprintf("%.3f-%.3f", q[2], q[3]) }
 	BEGIN {
-		split(ron, a, " "); split(roff, f, " ")
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			op, num(b, "%.0f"), num(on, "%.0f"), num(a[1], "%.3f"), spread(a),
+		split(rctl, c, " "); split(ron, a, " "); split(roff, f, " ")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			op, num(b, "%.0f"), num(c[1], "%.3f"), spread(c),
+			num(on, "%.0f"), num(a[1], "%.3f"), spread(a),
 			num(off, "%.0f"), num(f[1], "%.3f"), spread(f),
-			num(b == "nan" ? b : 1e9 / b, "%.0f"),
-			num(on == "nan" ? on : 1e9 / on, "%.0f") }' |
+			num(b == "nan" ? b : 0.5e9 / b, "%.0f"),
+			num(on == "nan" ? on : 0.5e9 / on, "%.0f") }' |
 		tee -a "$OUT"
 done
 say ""
-say "q1-q3 is the middle half of a column's ratios: how much the machine"
-say "moved under them. Targets: ratio with latency on >= 0.98 for getppid,"
+say "Each loop had about half of CPU $cpu: ops/s are while sharing it, ns/op"
+say "of the CPU time (half the window) each op took."
+say "The control ratio is a second bare loop against the first: what the"
+say "method reads for no overhead at all. q1-q3 is the middle half of a"
+say "column's ratios. Targets: ratio with latency on >= 0.98 for getppid,"
 say ">= 0.97 for the others."
 awk '{ t = $1 == "getppid" ? 0.98 : 0.97
        if ($2 == "-") v = "no runs"
@@ -174,7 +209,6 @@ awk '{ t = $1 == "getppid" ? 0.98 : 0.97
        line = line sep $1 " " v; sep = "; " }
      END { print "Here: " line "." }' "$work/ratios" | tee -a "$OUT"
 say ""
-
 part_done overhead
 
 # --- 2. Peers, where the same operation exists. ---
