@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +114,11 @@ static void creat_cleanup(void)
 		unlink(creat_path(s));
 }
 
-/* Runs op in blocks of 1024 until the clock reaches end; returns the ops
- * and leaves the clock at the last read in *t. */
+/* Set by SIGUSR2 (a follower's cue) and SIGTERM (its end), below. */
+static volatile sig_atomic_t cued, ended;
+
+/* Runs op in blocks of 1024 until the clock reaches end, or until SIGTERM;
+ * returns the ops and leaves the clock at the last read in *t. */
 static uint64_t run_until(void (*op)(void), uint64_t end, uint64_t *t)
 {
 	uint64_t ops = 0;
@@ -124,7 +128,7 @@ static uint64_t run_until(void (*op)(void), uint64_t end, uint64_t *t)
 			op();
 		ops += 1024;
 		*t = now_ns();
-	} while (*t < end);
+	} while (*t < end && !ended);
 	return ops;
 }
 
@@ -146,6 +150,7 @@ static void (*op_setup(const char *name, const char *dir))(void)
 	if (!strcmp(name, "kill")) {
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = on_usr1;
+		sa.sa_flags = SA_RESTART;
 		sigemptyset(&sa.sa_mask);
 		if (sigaction(SIGUSR1, &sa, NULL))
 			die("sigaction");
@@ -172,22 +177,35 @@ static void (*op_setup(const char *name, const char *dir))(void)
 /*
  * loop: OP for WARMUP seconds, then for a window of SECONDS; prints the
  * window's ops/s. With BARE_MARK=PID in the environment, it sends PID a
- * SIGUSR2 as its window starts (a follower's cue, below).
+ * SIGUSR2 as its window starts (a follower's cue, below), as aimsweep's
+ * --hook does at the level's t0.
  */
 static int loop(const char *name, double warmup, double seconds,
 		const char *dir)
 {
 	void (*op)(void) = op_setup(name, dir);
 	const char *mark = getenv("BARE_MARK");
+	pid_t partner = 0;
 	uint64_t t0, t, ops;
 
+	if (mark) {
+		char *end;
+		long pid = strtol(mark, &end, 10);
+
+		/* Never 0 or -1: those would signal a process group or all. */
+		if (*end || pid <= 1 || pid > INT_MAX) {
+			fprintf(stderr, "bare: BARE_MARK is not a pid: %s\n", mark);
+			return 2;
+		}
+		partner = (pid_t)pid;
+	}
 	if (!op)
 		return 2;
 	/* The warm-up, as aimsweep's: a vCPU that was idle can run its
 	 * first tenth of a second several times slower. */
 	run_until(op, now_ns() + (uint64_t)(warmup * 1e9), &t0);
-	if (mark)
-		kill((pid_t)atol(mark), SIGUSR2);
+	if (partner && kill(partner, SIGUSR2))
+		die("kill BARE_MARK");
 	caught = 0;
 	ops = run_until(op, t0 + (uint64_t)(seconds * 1e9), &t);
 	if (op == op_creat)
@@ -198,8 +216,6 @@ static int loop(const char *name, double warmup, double seconds,
 	printf("%.1f\n", (double)ops * 1e9 / (double)(t - t0));
 	return 0;
 }
-
-static volatile sig_atomic_t cued, ended;
 
 static void on_cue(int signo)
 {
@@ -218,44 +234,54 @@ static void on_end(int signo)
  * at the first SIGUSR2 (aimsweep's --hook sends it right after the
  * level's t0); at the window's end it prints the window's ops/s, and
  * goes on until SIGTERM, so that a job it shares a CPU with never runs
- * alone.
- * Sharing one CPU, the two see the same machine at the same moments, and
- * the ratio of their ops/s is free of its drift.
+ * alone. Sharing one CPU, the two see the same machine at the same
+ * moments, and the ratio of their ops/s is free of its drift; the window
+ * is a little shorter than its partner's, so that it lies inside it.
+ * SIGTERM before the window has ended prints nothing and fails.
  */
 static int follow(const char *name, double seconds, const char *dir)
 {
-	void (*op)(void) = op_setup(name, dir);
 	struct sigaction sa;
+	void (*op)(void);
 	uint64_t t0, t, ops;
+	bool printed = false;
 	int rc = 0;
 
-	if (!op)
-		return 2;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sa.sa_handler = on_cue;
+	if (sigaction(SIGUSR2, &sa, NULL))
+		die("sigaction");
 	sa.sa_handler = on_end;
 	if (sigaction(SIGTERM, &sa, NULL))
 		die("sigaction");
 	/* A bench that dies leaves no loop spinning. */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM))
 		die("prctl");
-	sa.sa_handler = on_cue;
-	if (sigaction(SIGUSR2, &sa, NULL))
-		die("sigaction");
+	if (getppid() == 1)
+		return 1;
+	op = op_setup(name, dir);
+	if (!op)
+		return 2;
 	while (!cued && !ended)
 		for (int i = 0; i < 256; i++)
 			op();
-	if (ended) {
-		fprintf(stderr, "bare: ended before its cue\n");
-		rc = 1;
-	} else {
+	if (!ended) {
 		t0 = now_ns();
 		ops = run_until(op, t0 + (uint64_t)(seconds * 1e9), &t);
-		printf("%.1f\n", (double)ops * 1e9 / (double)(t - t0));
-		fflush(stdout);
-		while (!ended)
-			for (int i = 0; i < 256; i++)
-				op();
+		if (!ended) {
+			printf("%.1f\n", (double)ops * 1e9 / (double)(t - t0));
+			fflush(stdout);
+			printed = true;
+		}
+	}
+	while (!ended)
+		for (int i = 0; i < 256; i++)
+			op();
+	if (!printed) {
+		fprintf(stderr, "bare: ended before its window did\n");
+		rc = 1;
 	}
 	if (op == op_creat)
 		creat_cleanup();

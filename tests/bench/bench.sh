@@ -24,7 +24,7 @@ if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	fsdir=$(mktemp -d /dev/shm/aimsweep-bench.XXXXXX) || fsdir=$work
 fi
 follower=
-trap '[ -z "$follower" ] || kill "$follower" 2>/dev/null
+trap '[ -z "$follower" ] || { kill "$follower"; wait "$follower"; } 2>/dev/null
 	rm -rf "$work"; [ "$fsdir" = "$work" ] || rm -rf "$fsdir"' EXIT
 trap 'exit 130' INT TERM
 started=$(date +%s)
@@ -50,11 +50,13 @@ median() {
 # Runs aimsweep on a one-line workfile; prints the result.json path.
 # With LIMIT set, the run is interrupted (SIGINT, which ends its users and
 # keeps what it has) after LIMIT seconds, and sweep fails with status 124.
+# With PIN set, the driver (and its hook) may run only on those CPUs.
+PIN=
 sweep() {
 	wf=$1
 	shift
 	rm -rf "$work/out"
-	${LIMIT:+timeout -s INT "$LIMIT"} "$AIMSWEEP" run --no-plot -o "$work/out" \
+	${LIMIT:+timeout -s INT "$LIMIT"} ${PIN:+taskset -c "$PIN"} "$AIMSWEEP" run --no-plot -o "$work/out" \
 		"$@" "$wf" >"$work/run.log" 2>&1
 	rc=$?
 	[ "$rc" -eq 0 ] ||
@@ -81,28 +83,32 @@ say "aimsweep bench, $(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) CPUs"
 say ""
 
 # --- 1. Per-op overhead: the job at 1 user against the same op bare. ---
-# The machine's speed drifts by more than the targets' 2-3%: on the VMs
-# this was built on, a getppid loop ran 6.7 to 10.8 million calls a second
-# from one second to the next, and by 10-30% of its speed within half a
-# second. Runs one after another, even interleaved, see different
-# machines. So the two are measured at the same moments, on one CPU: a
-# bare loop (tests/bench/bare follow) runs on it from before the level
-# until after it, the job's one user is pinned beside it, and aimsweep's
-# --hook cues the bare loop's window right after the level's t0. The
-# scheduler gives two busy tasks of equal weight equal shares of a CPU,
-# so the ratio of their ops/s over the window is the ratio of their
-# speeds; whatever else ran on that CPU (the driver, a kworker) took from
-# both. The control column puts a second bare loop where the job was
-# (cueing the first as its own window starts): what the method reads for
-# two identical loops, that is, its own bias and spread.
+# The machine's speed drifts by more than the targets' 2-3%: on this VM
+# getppid ran 6.7 to 10.8 million calls a second from one 1 s run to the
+# next, and moved by a fifth or more within half a second. Runs one after
+# another, even interleaved, see different machines. So the two are
+# measured at the same moments, on one CPU: a bare loop (tests/bench/bare
+# follow) runs on it from before the level until after it, the job's one
+# user is pinned beside it, and aimsweep's --hook cues the bare loop's
+# window right after the level's t0. That window is $FOLLOW_CUT s shorter
+# than the level's, so that it lies inside it and the bare loop never
+# runs alone in it. The scheduler gives two busy tasks of equal weight
+# equal shares of a CPU, so the ratio of their ops/s is the ratio of
+# their speeds. The driver and its hook run on the other CPUs (the
+# driver's own cost is measured in the scale part). The control column
+# puts a second bare loop where the job was, with the job's warm-up and
+# window, cueing the first as its window starts: what the method reads
+# for two identical loops, that is, its own bias and spread.
 PAIRS=${PAIRS:-9}
 WINDOW=${WINDOW:-1}
 WARMUP=0.2
+FOLLOW_CUT=0.05
 cpu=$(($(nproc) - 1))
+[ "$cpu" -gt 0 ] && others=0-$((cpu - 1)) || others=
 say "## Per-op overhead at 1 user (median of $PAIRS runs a column; each run shares CPU $cpu with a bare loop over the same $WINDOW s window, after $WARMUP s of warm-up; creat in $(stat -f -c %T "$fsdir"))"
 say ""
-say "| op | bare ops/s | control ratio | q1-q3 | aimsweep ops/s (latency on) | ratio | ratio q1-q3 | aimsweep ops/s (latency off) | ratio | ratio q1-q3 | bare ns/op | aimsweep ns/op (on) |"
-say "|---|---:|---:|---|---:|---:|---|---:|---:|---|---:|---:|"
+say "| op | control ratio | q1-q3 | ratio, latency on | q1-q3 | ratio, latency off | q1-q3 | bare ns/op | aimsweep ns/op (on) | aimsweep ns/op (off) |"
+say "|---|---:|---|---:|---|---:|---|---:|---:|---:|"
 # Starts the bare loop that the next run shares its CPU with, in a new
 # directory as deep as a user's (scratch/aimsweep.X/u0): reusing one lets
 # the bare creat find the dentries of its earlier runs' names, 9-17%
@@ -110,8 +116,9 @@ say "|---|---:|---:|---|---:|---:|---|---:|---:|---|---:|---:|"
 follow_start() {
 	rm -rf "$fsdir/bare"
 	mkdir -p "$fsdir/bare/run/u0"
-	taskset -c "$cpu" "$BARE" follow "$1" "$WINDOW" "$fsdir/bare/run/u0" \
-		>"$work/follow" &
+	taskset -c "$cpu" "$BARE" follow "$1" \
+		"$(awk -v w="$WINDOW" -v c="$FOLLOW_CUT" 'BEGIN { print w - c }')" \
+		"$fsdir/bare/run/u0" >"$work/follow" &
 	follower=$!
 }
 # Ends it; sets f to its window's ops/s, empty if it had none.
@@ -140,10 +147,11 @@ co_run() {
 	echo "$2 $x $f" | awk '$3 > 0 { print $1, $2, $3, $2 / $3 }'
 }
 # The job of op $1 at 1 user, pinned to CPU $cpu, with the options after
-# it; prints its ops/s.
+# it, the driver on the other CPUs; prints its ops/s.
 job_run() {
 	jwf=$work/$1.wf
 	shift
+	PIN=$others
 	j=$(sweep "$jwf" --levels 1 -t "$WINDOW" -w "$WARMUP" -d "$fsdir" --cpus "$cpu" "$@") &&
 		jq '.levels[0].jobs[0].ops_per_sec' "$j"
 }
@@ -172,31 +180,27 @@ for op in getppid brk kill creat; do
 		done
 	done
 	col() { awk -v c="$1" -v f="$2" '$1 == c { print $f }' "$work/$op.runs"; }
-	b=$(awk '{ print $3 }' "$work/$op.runs" | median)
-	on=$(col on 2 | median)
-	off=$(col off 2 | median)
+	bns=$(awk '$3 > 0 { print 0.5e9 / $3 }' "$work/$op.runs" | median)
 	rctl=$(col control 4 | quartiles)
 	ron=$(col on 4 | quartiles)
 	roff=$(col off 4 | quartiles)
 	echo "$op $ron" >>"$work/ratios"
-	awk -v op="$op" -v b="$b" -v on="$on" -v off="$off" -v rctl="$rctl" \
-	    -v ron="$ron" -v roff="$roff" '
+	awk -v op="$op" -v bns="$bns" -v rctl="$rctl" -v ron="$ron" -v roff="$roff" '
 	# A column whose runs all failed prints "-".
 	function num(x, fmt) { return x == "-" || x == "nan" ? "-" : sprintf(fmt, x) }
 	function spread(q) { return q[2] == "-" ? "-" : sprintf("%.3f-%.3f", q[2], q[3]) }
+	function per(r) { return bns == "nan" || r == "-" ? "-" : sprintf("%.0f", bns / r) }
 	BEGIN {
 		split(rctl, c, " "); split(ron, a, " "); split(roff, f, " ")
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			op, num(b, "%.0f"), num(c[1], "%.3f"), spread(c),
-			num(on, "%.0f"), num(a[1], "%.3f"), spread(a),
-			num(off, "%.0f"), num(f[1], "%.3f"), spread(f),
-			num(b == "nan" ? b : 0.5e9 / b, "%.0f"),
-			num(on == "nan" ? on : 0.5e9 / on, "%.0f") }' |
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			op, num(c[1], "%.3f"), spread(c), num(a[1], "%.3f"), spread(a),
+			num(f[1], "%.3f"), spread(f), num(bns, "%.0f"), per(a[1]), per(f[1]) }' |
 		tee -a "$OUT"
 done
 say ""
-say "Each loop had about half of CPU $cpu: ops/s are while sharing it, ns/op"
-say "of the CPU time (half the window) each op took."
+say "Each loop had about half of CPU $cpu. bare ns/op is the bare loop's"
+say "half of the window over its ops, the median of all its runs; aimsweep's"
+say "is that over the column's ratio."
 say "The control ratio is a second bare loop against the first: what the"
 say "method reads for no overhead at all. q1-q3 is the middle half of a"
 say "column's ratios. Targets: ratio with latency on >= 0.98 for getppid,"
