@@ -105,7 +105,7 @@ WARMUP=0.2
 FOLLOW_CUT=0.05
 cpu=$(($(nproc) - 1))
 [ "$cpu" -gt 0 ] && others=0-$((cpu - 1)) || others=
-say "## Per-op overhead at 1 user (median of $PAIRS runs a column; each run shares CPU $cpu with a bare loop over the same $WINDOW s window, after $WARMUP s of warm-up; creat in $(stat -f -c %T "$fsdir"))"
+say "## Per-op overhead at 1 user (median of $PAIRS runs a column; each run shares CPU $cpu with a bare loop whose window lies inside the run's $WINDOW s one, $FOLLOW_CUT s shorter, after $WARMUP s of warm-up; creat in $(stat -f -c %T "$fsdir"))"
 say ""
 say "| op | control ratio | q1-q3 | ratio, latency on | q1-q3 | ratio, latency off | q1-q3 | bare ns/op | aimsweep ns/op (on) | aimsweep ns/op (off) |"
 say "|---|---:|---|---:|---|---:|---|---:|---:|---:|"
@@ -213,6 +213,7 @@ awk '{ t = $1 == "getppid" ? 0.98 : 0.97
        line = line sep $1 " " v; sep = "; " }
      END { print "Here: " line "." }' "$work/ratios" | tee -a "$OUT"
 say ""
+
 part_done overhead
 
 # --- 2. Peers, where the same operation exists. ---
