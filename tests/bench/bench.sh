@@ -24,7 +24,9 @@ if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	fsdir=$(mktemp -d /dev/shm/aimsweep-bench.XXXXXX) || fsdir=$work
 fi
 follower=
+memwatch=
 trap '[ -z "$follower" ] || { kill "$follower"; wait "$follower"; } 2>/dev/null
+	[ -z "$memwatch" ] || { kill "$memwatch"; wait "$memwatch"; } 2>/dev/null
 	rm -rf "$work"; [ "$fsdir" = "$work" ] || rm -rf "$fsdir"' EXIT
 trap 'exit 130' INT TERM
 started=$(date +%s)
@@ -277,12 +279,11 @@ part_done peers
 # /proc/PID while they ran; a plain busy process stayed visible), which
 # we could not explain; 2, 10 and 30 users read fine, and a user's
 # private memory does not depend on how many others there are.
-printf '1 getppid\n' >"$work/g.wf"
 say "## Per-user memory (during a 30-user level)"
 say ""
 say "| workfile | users sampled | USS KiB (median) | PSS KiB (median) |"
 say "|---|---:|---:|---:|"
-for wf in "$work/g.wf" "${SRCDIR:-.}/workfiles/syscall-mix"; do
+for wf in "$work/getppid.wf" "${SRCDIR:-.}/workfiles/syscall-mix"; do
 	rm -rf "$work/out"
 	"$AIMSWEEP" run --no-plot -o "$work/out" -d "$work" --levels 30 -t 4 -w 1 "$wf" \
 		>"$work/run.log" 2>&1 &
@@ -296,10 +297,10 @@ for wf in "$work/g.wf" "${SRCDIR:-.}/workfiles/syscall-mix"; do
 			"/proc/$pid/smaps_rollup" 2>/dev/null
 	done
 	wait "$bg"
-	awk -v w="$(basename "$wf")" -v n="$(wc -l <"$work/uss")" \
+	awk -v w="$(basename "$wf" .wf)" -v n="$(wc -l <"$work/uss")" \
 	    -v u="$(median <"$work/uss")" -v p="$(median <"$work/pss")" 'BEGIN {
 		printf "| %s | %d | %.0f | %.0f |\n", w, n, u, p }' | tee -a "$OUT"
-	target "per-user private memory (USS), $(basename "$wf"), KiB" \
+	target "per-user private memory (USS), $(basename "$wf" .wf), KiB" \
 		"$(median <"$work/uss" | awk '$1 != "nan" { printf "%.0f", $1 }')" "<" 256
 done
 say ""
@@ -317,13 +318,35 @@ say "## Scale (getppid users)"
 say ""
 say "Limits here: pid_max $pid_max, threads-max $threads_max, RLIMIT_NPROC $nproc_limit (root is exempt), $(awk '/MemAvailable/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) available."
 say "10000 users need pid_max and threads-max above 10000 plus the driver's"
-say "share, RLIMIT_NPROC above 10000 for a non-root user, and about 1.5 GiB"
-say "(page tables and kernel stacks of 10000 small processes)."
+say "share, RLIMIT_NPROC above 10000 for a non-root user, and the memory"
+say "measured below."
 say ""
 say "| users | runs | bare fork+gate ready s | aimsweep ready s (start_s) | ratio | bare release s (idle / busy children) | aimsweep release s | ratio to busy | driver CPU % of a core | driver max RSS KiB |"
 say "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '1 getppid\n' >"$work/g.wf"
 : >"$work/s.bsplit"
+# What a run costs the machine in memory: MemAvailable before it, less
+# the lowest it reads every 0.2 s while the run goes on, in KiB.
+mem_available() { awk '/^MemAvailable:/ { print $2 }' /proc/meminfo; }
+mem_watch_start() {
+	mem_before=$(mem_available)
+	echo "$mem_before" >"$work/memlow"
+	(
+		lo=$mem_before
+		while sleep 0.2; do
+			m=$(mem_available)
+			[ "$m" -lt "$lo" ] && lo=$m && echo "$lo" >"$work/memlow"
+		done
+	) &
+	memwatch=$!
+}
+mem_watch_end() {
+	kill "$memwatch" 2>/dev/null
+	wait "$memwatch" 2>/dev/null
+	memwatch=
+	mem_used=$((mem_before - $(cat "$work/memlow")))
+}
+mem_used=
 for n in 100 1000 10000; do
 	reps=$REPS
 	[ "$n" -ge 10000 ] && reps=1
@@ -353,9 +376,11 @@ for n in 100 1000 10000; do
 			"$BARE" spawn "$n" busy >"$work/spawn" || continue
 			awk '/release_s/ { print $2 }' "$work/spawn" >>"$work/s.bbusy"
 		fi
-		[ "$n" -ge 10000 ] && limit=$(left)
+		[ "$n" -ge 10000 ] && limit=$(left) && mem_watch_start
 		j=$(LIMIT=$limit sweep "$work/g.wf" --levels "$n" -t 3 -w 0.5 --grace 60)
-		case $? in
+		rc=$?
+		[ "$n" -ge 10000 ] && mem_watch_end
+		case $rc in
 		0) ;;
 		124)
 			stalled="$stalled aimsweep" aim_cut=$limit
@@ -402,6 +427,10 @@ for n in 100 1000 10000; do
 	[ "$n" -eq 10000 ] && echo ok >"$work/ok10000"
 done
 say ""
+[ -n "$mem_used" ] && awk -v k="$mem_used" 'BEGIN {
+	printf "The 10000-user run took %.0f MiB of the memory available (MemAvailable\n", k / 1024
+	printf "before it, less the lowest while it ran), %.0f KiB a user.\n", k / 10000 }' |
+	tee -a "$OUT"
 say "Targets: 1000 users ready in < 0.5 s; driver CPU < 1% of a core."
 kdamonds=$(cat "$work/kdamonds" 2>/dev/null)
 if [ "${kdamonds:-0}" -gt 0 ]; then
