@@ -57,7 +57,8 @@ static const struct run_option run_options[] = {
 	{ "start", required_argument, 's', "N",
 	  "first level's users (default 100)" },
 	{ "end", required_argument, 'e', "N",
-	  "last level's users (default 1000)" },
+	  "most users a level may have: the ramp ends at the last level\n"
+	  "not above it (default 1000)" },
 	{ "increment", required_argument, 'i', "N",
 	  "users added per level (default 100)" },
 	{ "levels", required_argument, OPT_LEVELS, "LIST",
@@ -73,10 +74,10 @@ static const struct run_option run_options[] = {
 	  "each user that finishes, before they are killed and the level\n"
 	  "fails (default 5)" },
 	{ "dir", required_argument, 'd', "DIR",
-	  "scratch directory (default $TMPDIR, else /tmp); a private\n"
-	  "aimsweep.XXXXXX directory is made inside and removed at the end;\n"
-	  "repeat -d to spread users over several (user u uses the\n"
-	  "(u mod n)th), like reaim's DISKDIR" },
+	  "scratch directory (default: -c's DISKDIR, else $TMPDIR, else\n"
+	  "/tmp); a private aimsweep.XXXXXX directory is made inside and\n"
+	  "removed at the end; repeat -d to spread users over several\n"
+	  "(user u uses the (u mod n)th), like reaim's DISKDIR" },
 	{ "config", required_argument, 'c', "FILE",
 	  "read a reaim.config: FILESIZE, POOLSIZE (the workfile's win),\n"
 	  "DISKDIR (as -d), STARTUSERS, ENDUSERS, INCREMENT (as -s, -e,\n"
@@ -116,12 +117,13 @@ static const struct run_option run_options[] = {
 	  "pin users round-robin to these CPUs, e.g. 0-3,6 (default:\n"
 	  "unpinned)" },
 	{ "knee", required_argument, OPT_KNEE, "FRACTION",
-	  "the knee is the first level whose per-user throughput is\n"
-	  "below FRACTION of the first level's (default 0.8)" },
+	  "the knee is the first ok level whose per-user throughput is\n"
+	  "below FRACTION of the first ok level's (default 0.8)" },
 	{ "stop-at-crossover", required_argument, OPT_CROSSOVER, "JPM",
-	  "end the ramp after the first level whose jobs/min/user falls\n"
-	  "below JPM (AIM7's crossover); with -r, the repeats of a level\n"
-	  "run in a row, so that it is judged on all of them" },
+	  "end the ramp after the first ok level whose jobs/min/user\n"
+	  "falls below JPM, at least 0.001 (AIM7's crossover); with -r,\n"
+	  "the repeats of a level run in a row, so that it is judged on\n"
+	  "all of them" },
 	{ "lock-profile", no_argument, OPT_LOCK_PROFILE, NULL,
 	  "profile kernel lock contention in each level's window with\n"
 	  "perf lock (root or kernel.perf_event_paranoid -1); the top\n"
@@ -132,8 +134,9 @@ static const struct run_option run_options[] = {
 	{ "lock-profile-top", required_argument, OPT_LOCK_PROFILE_TOP, "N",
 	  "callers kept per level (default 10)" },
 	{ "keep-profiles", no_argument, OPT_KEEP_PROFILES, NULL,
-	  "keep each level's perf.data in DIR/<run>/level-<users>/\n"
-	  "(level-<users>-r<k>/ with -r; .2 for a user count's second level)" },
+	  "keep each level's perf.data in its level directory beside\n"
+	  "result.json, level-<users>/ (level-<users>-r<k>/ with -r; .2\n"
+	  "for a user count's second level)" },
 	{ "hook", required_argument, OPT_HOOK, "CMD",
 	  "run /bin/sh -c CMD at the start of each level's window, with\n"
 	  "AIMSWEEP_USERS, AIMSWEEP_LEVEL, AIMSWEEP_RUNTIME and\n"
@@ -176,9 +179,11 @@ void cli_run_usage(FILE *f)
 		}
 	}
 	fprintf(f,
-		"\nExit status: 0 every level ok; 1 a level failed or results could\n"
-		"not be written; 2 bad usage or input; 128+N ended by signal N\n"
-		"(130 SIGINT, 143 SIGTERM). See aimsweep(1).\n");
+		"\nExit status: 0 every level ok; 1 a level failed, or result.json\n"
+		"could not be rewritten after a level; 2 bad usage or input,\n"
+		"found before any level ran (an output directory where the first\n"
+		"result.json cannot be written included); 128+N ended by signal\n"
+		"N (130 SIGINT, 143 SIGTERM). See aimsweep(1).\n");
 }
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -521,7 +526,7 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 			break;
 		case OPT_CROSSOVER:
 			if (!parse_double(optarg, 0.001, 1e18, &p->crossover))
-				return usage_error("--stop-at-crossover: '%s' is not a positive jobs/min/user",
+				return usage_error("--stop-at-crossover: '%s' is not a jobs/min/user of at least 0.001",
 						   optarg);
 			break;
 		case OPT_LOCK_PROFILE:

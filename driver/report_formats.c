@@ -1,6 +1,7 @@
 /* driver/report_formats.c: `aimsweep report`: result.json as text, CSV... */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,20 +80,46 @@ static const cJSON *peak_level(const cJSON *root)
 	return peak;
 }
 
+/* params.levels as `run` named them in its header (levels_describe());
+ * a list that is not all user counts is only counted. */
+static void put_levels(FILE *f, const cJSON *levels)
+{
+	size_t n = array_len(levels), i = 0;
+	unsigned int *users = n ? calloc(n, sizeof(*users)) : NULL;
+	const cJSON *l;
+	char buf[96];
+
+	cJSON_ArrayForEach(l, levels) {
+		if (!users || !cJSON_IsNumber(l) || l->valuedouble < 1 ||
+		    l->valuedouble > UINT_MAX ||
+		    l->valuedouble != (unsigned int)l->valuedouble)
+			break;
+		users[i++] = (unsigned int)l->valuedouble;
+	}
+	if (n && i == n)
+		levels_describe(buf, sizeof(buf), users, n);
+	else
+		snprintf(buf, sizeof(buf), "%zu level%s", n, n == 1 ? "" : "s");
+	fputs(buf, f);
+	free(users);
+}
+
 void report_default_header(FILE *f, const cJSON *root, const char *source)
 {
 	const cJSON *host = json_obj(root, "host");
 	const cJSON *params = json_obj(root, "params");
 	const cJSON *mix = json_obj(root, "mix");
 	double mem = json_num(host, "memory_bytes");
+	size_t n_jobs;
 
 	fputs("# aimsweep ", f);
 	fput_safe(f, json_str(json_obj(root, "tool"), "version"));
 	fputs(": workfile ", f);
 	fput_safe(f, json_str(mix, "name"));
-	fprintf(f, " (%zu jobs), %zu levels, ", array_len(json_arr(mix, "jobs")),
-		array_len(json_arr(params, "levels")));
-	fprintf(f, "%g s per level after %g s warm-up\n",
+	n_jobs = array_len(json_arr(mix, "jobs"));
+	fprintf(f, " (%zu job%s), ", n_jobs, n_jobs == 1 ? "" : "s");
+	put_levels(f, json_arr(params, "levels"));
+	fprintf(f, ", %g s per level after %g s warm-up\n",
 		json_num(params, "runtime_s"), json_num(params, "warmup_s"));
 	fputs("# host ", f);
 	fput_safe(f, json_str(host, "hostname"));

@@ -8,17 +8,13 @@ void report_text_header(FILE *f, const struct run_result *r,
 			const char *json_path)
 {
 	const struct run_params *p = r->params;
+	char levels[96];
 
-	fprintf(f, "# aimsweep %s: workfile %s (%zu job%s), ", PACKAGE_VERSION,
-		r->mix->name, r->mix->n_entries,
-		r->mix->n_entries == 1 ? "" : "s");
-	if (p->levels_given)
-		fprintf(f, "%zu level%s", p->n_levels,
-			p->n_levels == 1 ? "" : "s");
-	else
-		fprintf(f, "users %u..%u by %u", p->start_users, p->end_users,
-			p->increment);
-	fprintf(f, ", %g s per level after %g s warm-up\n", p->runtime_s,
+	levels_describe(levels, sizeof(levels), p->levels, p->n_levels);
+	fprintf(f, "# aimsweep %s: workfile %s (%zu job%s), %s, ",
+		PACKAGE_VERSION, r->mix->name, r->mix->n_entries,
+		r->mix->n_entries == 1 ? "" : "s", levels);
+	fprintf(f, "%g s per level after %g s warm-up\n", p->runtime_s,
 		p->warmup_s);
 	fprintf(f, "# host %s, Linux %s, %u CPUs, %.1f GiB\n",
 		r->host.hostname, r->host.kernel_release, r->host.cpus_online,

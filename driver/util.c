@@ -162,3 +162,21 @@ bool path_join(char *buf, size_t len, const char *dir, const char *name)
 
 	return n >= 0 && (size_t)n < len;
 }
+
+void levels_describe(char *buf, size_t len, const unsigned int *users,
+		     size_t n)
+{
+	bool steps = n >= 3 && users[1] > users[0];
+
+	for (size_t i = 2; steps && i < n; i++)
+		steps = users[i] - users[i - 1] == users[1] - users[0] &&
+			users[i] > users[i - 1];
+	if (n == 1)
+		snprintf(buf, len, "1 level of %u user%s", users[0],
+			 users[0] == 1 ? "" : "s");
+	else if (steps)
+		snprintf(buf, len, "%zu levels, users %u..%u by %u", n,
+			 users[0], users[n - 1], users[1] - users[0]);
+	else
+		snprintf(buf, len, "%zu levels", n);
+}

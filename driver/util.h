@@ -44,4 +44,11 @@ const char *errno_name(int err);	/* "ENOSPC", or "E123" */
 /* Writes "dir/name" into buf; false when it does not fit. */
 bool path_join(char *buf, size_t len, const char *dir, const char *name);
 
+/* A run's levels as its header names them, into buf: "1 level of 8 users",
+ * "10 levels, users 100..1000 by 100" when they rise by one step, else
+ * "4 levels". The table that `run` prints and `report` prints again
+ * share it, so that both say the same. */
+void levels_describe(char *buf, size_t len, const unsigned int *users,
+		     size_t n);
+
 #endif

@@ -33,6 +33,21 @@ cmp -s "$test_dir/run.rows" "$test_dir/default.rows" ||
 	fail "default rows differ from the run's: $(diff "$test_dir/run.rows" "$test_dir/default.rows")"
 grep -q '^# 2 levels ok, 0 failed; peak ' "$test_dir/default.out" ||
 	fail "default: summary"
+[ "$(head -1 "$test_dir/run.out")" = "$(head -1 "$test_dir/default.out")" ] ||
+	fail "default: header differs from the run's: $(head -1 "$test_dir/default.out")"
+
+# A ramp's header names its levels as they ran, in run and report alike:
+# -e 6 ends a ramp by 2 from 1 at 5 users.
+printf '1 getppid\n' >"$test_dir/g.wf"
+expect_status 0 run_aimsweep run --no-plot -s 1 -e 6 -i 2 -t 0.2 -w 0.1 \
+	-o "$out/ramp" "$test_dir/g.wf"
+want='(1 job), 3 levels, users 1..5 by 2, 0.2 s per level'
+head -1 "$test_dir/stdout" | grep -qF "$want" ||
+	fail "ramp header: $(head -1 "$test_dir/stdout")"
+cp "$test_dir/stdout" "$test_dir/ramp.out"
+report default "$(ls "$out"/ramp/*/result.json)"
+[ "$(head -1 "$test_dir/ramp.out")" = "$(head -1 "$test_dir/default.out")" ] ||
+	fail "ramp: report's header differs from the run's: $(head -1 "$test_dir/default.out")"
 
 # simple: "users jobs_per_min", one line per level, the JSON's numbers.
 report simple
