@@ -50,7 +50,17 @@ static void on_signal(int signo)
 static void install_signal_handlers(void)
 {
 	struct sigaction sa;
+	sigset_t none;
 
+	/*
+	 * What a parent left ignored or blocked survives exec: with SIGCHLD
+	 * ignored, users that die are reaped by the kernel unseen, and the
+	 * driver would wait out its timeouts, then signal pids no longer
+	 * its own; with SIGINT blocked, Ctrl-C would never reach it.
+	 */
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -280,6 +290,12 @@ static bool sample_window(struct sweep *s, unsigned int users,
 		prev_ops = ops;
 		if (next >= t1)
 			break;
+		/* A driver that overslept a tick takes one longer interval,
+		 * not a burst of samples microseconds apart, in which users
+		 * that store their counts once per sampling period would
+		 * read as stopped or racing. */
+		while (next + step <= t && next + step < t1)
+			next += step;
 		/* Not after t1: the terminal write could block, and the
 		 * window's CPU and latency are still being counted. */
 		if (t > t0)

@@ -18,8 +18,9 @@ interrupt_at() {
 	shift 6
 	rm -rf "$out"/*
 	# Not through a shell function: $! must be the driver itself. (Not
-	# $pid: tagged_pids sets that.)
-	env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot -d "$scratch" \
+	# $pid: tagged_pids sets that.) $START may name an env(1) option
+	# with which the driver is started; env execs it in its own pid.
+	env AIMSWEEP_TEST_TAG="$tag" ${START:+env "$START"} "$AIMSWEEP" run --no-plot -d "$scratch" \
 		-o "$out" "$@" "$test_dir/wf" >"$test_dir/stdout" 2>"$test_dir/stderr" &
 	driver=$!
 	if [ "$done" = 0 ]; then
@@ -77,4 +78,11 @@ for sig_status in INT:130 TERM:143 HUP:129; do
 	AIMSWEEP_TEST_FAULT=hang:1 interrupt_at grace-wait "$sig" "$status" \
 		1 2.5 '[1]' --levels 1,2,3 -t 1 -w 0.5 --grace 5
 done
+# A parent that blocked the signal, or ignored SIGCHLD, before it
+# started the driver: neither survives into the driver, so the signal
+# still lands, and the users it stops are still reaped as its own.
+START=--block-signal=INT interrupt_at blocked-by-parent INT 130 1 1 '[1]' \
+	--levels 1,2,3 -t 1 -w 3
+START=--ignore-signal=CHLD interrupt_at sigchld-ignored TERM 143 1 1 '[1]' \
+	--levels 1,2,3 -t 1 -w 3
 pass
