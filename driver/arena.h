@@ -20,10 +20,13 @@
  * for, so a stale word can never release or stop a new level.
  */
 struct arena_header {
+	/* The level users are called to, its generation << 32 | its
+	 * users: one word, so that a user reads the two together. */
+	uint64_t called;
 	uint32_t level_gen;	/* bumped to call users to a new level */
 	uint32_t active_users;	/* users 0..active_users-1 take part */
 	uint32_t quit;		/* 1: users exit at the next generation */
-	char pad0[CACHE_LINE - 3 * sizeof(uint32_t)];
+	char pad0[CACHE_LINE - sizeof(uint64_t) - 3 * sizeof(uint32_t)];
 	uint32_t gate;		/* == level_gen: users start their loop */
 	char pad1[CACHE_LINE - sizeof(uint32_t)];
 	uint32_t stop;		/* == level_gen: users finish their op, park */

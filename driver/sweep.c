@@ -480,7 +480,8 @@ stop:
 			size_t n = strlen(level->reason);
 
 			snprintf(level->reason + n, sizeof(level->reason) - n,
-				 " (and %u more users failed)", lr.failures - 1);
+				 " (and %u more user%s failed)", lr.failures - 1,
+				 lr.failures == 2 ? "" : "s");
 		}
 	} else if (measured) {
 		if (collector_level(&s->t0, &s->t1, &s->arena, s->mix, users,

@@ -386,7 +386,8 @@ publish:
  * AIMSWEEP_TEST_FAULT="KIND:USER[:SECONDS]" makes one user misbehave after
  * the gate opens, so that tests can check how the driver copes. KIND is
  * crash (SIGSEGV), kill (SIGKILL), exit (status 6) or hang (ignores the
- * stop flag). Not for benchmarking: it replaces the user's loop.
+ * stop flag). Not for benchmarking: it replaces the user's loop. KIND lag
+ * (see user_test_lag()) acts before the level instead.
  */
 static void user_test_fault(const struct user_pool *pool, unsigned int user)
 {
@@ -412,6 +413,21 @@ static void user_test_fault(const struct user_pool *pool, unsigned int user)
 		for (;;)
 			pause();
 	}
+}
+
+/* AIMSWEEP_TEST_FAULT="lag:USER:SECONDS": the user sleeps SECONDS each
+ * time it is woken for a level, before it reads which users the level
+ * calls, as a user the scheduler left off its CPU would. */
+static void user_test_lag(const struct user_pool *pool, unsigned int user)
+{
+	const char *spec = pool->params->test_fault;
+	unsigned int who;
+	double delay_s;
+
+	if (spec && sscanf(spec, "lag:%u:%lf", &who, &delay_s) == 2 &&
+	    who == user)
+		sleep_until_ns(now_ns() + (uint64_t)(delay_s * NSEC_PER_SEC),
+			       NULL);
 }
 
 /* Waits until *word differs from `seen`, and returns the new value. */
@@ -686,11 +702,23 @@ static void user_life(struct user_pool *pool, unsigned int user,
 	entries = arena_loop_state(pool->arena, slot);
 	memset(entries, 0, pool->mix->n_entries * sizeof(*entries));
 	for (;;) {
+		uint64_t called;
+
 		gen = wait_change(&hdr->level_gen, gen_seen);
 		gen_seen = gen;
 		if (__atomic_load_n(&hdr->quit, __ATOMIC_ACQUIRE))
 			_exit(USER_EXIT_OK);
-		if (user < __atomic_load_n(&hdr->active_users, __ATOMIC_ACQUIRE))
+		user_test_lag(pool, user);
+		/*
+		 * The user count read with its own generation: a user woken
+		 * for a level it had no part in, that slept until the driver
+		 * had called the next, would otherwise take that level's
+		 * count for this one's, join it under the old generation,
+		 * and be counted at its gate and among its parked users
+		 * twice. A newer level than gen: the next wait returns it.
+		 */
+		called = __atomic_load_n(&hdr->called, __ATOMIC_ACQUIRE);
+		if ((uint32_t)(called >> 32) == gen && user < (uint32_t)called)
 			user_run_level(pool, user, gen, entries);
 	}
 }
@@ -1010,6 +1038,8 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 	 * instead of all of them after the last fork.
 	 */
 	lr->gen = gen_now + 1;
+	__atomic_store_n(&hdr->called, (uint64_t)lr->gen << 32 | users,
+			 __ATOMIC_RELEASE);
 	__atomic_store_n(&hdr->level_gen, lr->gen, __ATOMIC_RELEASE);
 	gate_wake_all(&hdr->level_gen);
 	fflush(NULL);

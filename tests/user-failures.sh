@@ -36,6 +36,16 @@ printf '#!/bin/sh\nexec env --ignore-signal=CHLD "%s" "$@"\n' "$real" >"$test_di
 chmod +x "$test_dir/ignchld"
 AIMSWEEP=$test_dir/ignchld check_failed_level crash 'user 1 .*signal 11 \\(SIGSEGV\\)'
 AIMSWEEP=$real
+# A user that has no part in the 1-user level, woken for it but kept
+# off its CPU until the driver has called the next level, joins that one
+# once, under its own generation: the 2-user levels stay ok.
+rm -rf "$out"/*
+AIMSWEEP_TEST_FAULT=lag:1:1.2 expect_status 0 run_aimsweep run \
+	--levels 2,1,2 -t 0.3 -w 0.2 -d "$scratch" -o "$out" "$test_dir/wf"
+json=$(latest_result)
+jq_check "$json" '[.levels[].status] == ["ok", "ok", "ok"]' "lag: level statuses"
+check_no_processes
+check_scratch_empty
 # Interleaved repeats: the failed level is not run again, the others go
 # on with their rounds, and the table keeps the ramp's order.
 check_failed_level crash 'user 1 .*signal 11 \\(SIGSEGV\\)' -r 2
