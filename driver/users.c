@@ -97,6 +97,11 @@ static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
 
 /* Set in a user that is a thread: it must end itself, not its process. */
 static __thread bool user_is_thread;
+/* A user thread's mix entries, whose jobs it tears down when it fails:
+ * what they hold (descriptors, memory, files) is its process's, which
+ * lives on and hosts the next levels. */
+static __thread struct user_entry *thread_entries;
+static __thread size_t thread_n_entries;
 /* The host process's record of which user threads run (thread mode). */
 static bool *host_thread_alive;
 
@@ -108,6 +113,13 @@ static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
 	vsnprintf(slot->reason, sizeof(slot->reason), fmt, ap);
 	va_end(ap);
 	if (user_is_thread) {
+		for (size_t e = 0; e < thread_n_entries; e++) {
+			struct user_entry *ue = &thread_entries[e];
+
+			if (ue->ready && ue->job->fini)
+				ue->job->fini(ue->state);
+			ue->ready = false;
+		}
 		/* The driver sees the code in the slot and fails the level;
 		 * the host starts a new thread for the next one. */
 		__atomic_store_n(&slot->exit_code, code, __ATOMIC_RELEASE);
@@ -619,9 +631,11 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 			usleep(10000);
 	}
 park:
-	for (size_t e = 0; e < mix->n_entries; e++)
+	for (size_t e = 0; e < mix->n_entries; e++) {
 		if (entries[e].ready && entries[e].job->fini)
 			entries[e].job->fini(entries[e].state);
+		entries[e].ready = false;
+	}
 
 	rusage_now(&end);
 	slot->rusage = (struct slot_rusage){
@@ -701,6 +715,10 @@ static void user_life(struct user_pool *pool, unsigned int user,
 	/* Its entries, then its job order: see arena_loop_state(). */
 	entries = arena_loop_state(pool->arena, slot);
 	memset(entries, 0, pool->mix->n_entries * sizeof(*entries));
+	if (user_is_thread) {
+		thread_entries = entries;
+		thread_n_entries = pool->mix->n_entries;
+	}
 	for (;;) {
 		uint64_t called;
 
@@ -951,6 +969,9 @@ static void check_threads(struct user_pool *pool, struct level_run *lr)
 		    !__atomic_load_n(&slot->exit_code, __ATOMIC_ACQUIRE))
 			continue;
 		pool->pids[u] = 0;
+		/* Its jobs were torn down; what System V objects of theirs
+		 * are left would outlive the run. */
+		remove_sysv(slot);
 		level_fail(lr, "user %u (a thread of pid %d) failed: %s", u,
 			   (int)pool->host, slot->reason);
 	}

@@ -58,6 +58,22 @@ else
 	jq_check "$json" '.levels[0].reason | test("ENOSPC|No space left")' "no inodes, mixed: reason"
 fi
 
+# Users as threads: a user thread that gives up tears its jobs down
+# (their System V segment and semaphores are its process's, which
+# hosts the next level) and leaves no System V object behind.
+sysv_count() { ipcs -m -s 2>/dev/null | grep -c '^0x'; }
+if command -v ipcs >/dev/null; then
+	before=$(sysv_count)
+	printf '1 creat\n1 shared_memory\n' >"$wf"
+	full_run "no inodes, threads" 1 --mode thread --levels 1,2 -t 1 -w 0.2 \
+		-d "$disk" "$wf"
+	jq_check "$json" '[.levels[].status] == ["failed", "failed"]' "no inodes, threads: levels failed"
+	jq_check "$json" '.levels[0].reason | test("a thread of pid .* failed: job creat failed 1000 times in a row")' "no inodes, threads: reason"
+	after=$(sysv_count)
+	[ "$after" = "$before" ] ||
+		fail "no inodes, threads: $((after - before)) System V objects left: $(ipcs -m -s)"
+fi
+
 # 3. The output filesystem fills up: the result that no longer fits is
 # reported, the run stops with exit 1, and the last result.json written
 # stays whole (it is replaced by rename, never truncated).
