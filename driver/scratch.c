@@ -124,6 +124,37 @@ void scratch_probe_fs(const char *base, struct scratch_fs *fs)
 		fs->journal = ext4_journal(fs_maj, fs_min);
 }
 
+/*
+ * When process pid started, in clock ticks after boot (field 22 of
+ * /proc/PID/stat); 0 when it cannot be read. With the pid it names one
+ * process for good: a pid reused later has another start time.
+ */
+static unsigned long long proc_start_ticks(long pid)
+{
+	char path[64], buf[1024];
+	unsigned long long ticks = 0;
+	const char *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* The name, field 2, is in parentheses and may hold anything. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	for (int field = 2; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (p && sscanf(p + 1, "%llu", &ticks) != 1)
+		ticks = 0;
+	return ticks;
+}
+
 int scratch_create(struct scratch *s, const char *base, char *err,
 		   size_t errlen)
 {
@@ -146,7 +177,8 @@ int scratch_create(struct scratch *s, const char *base, char *err,
 		return errno;
 	}
 	/* The owner file lets a later run tell a stale directory (its
-	 * driver was killed) from one in use. */
+	 * driver was killed) from one in use: the driver's pid and when it
+	 * started. */
 	snprintf(owner, sizeof(owner), "%s/" SCRATCH_OWNER_FILE, s->dir);
 	fd = open(owner, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
@@ -158,7 +190,7 @@ int scratch_create(struct scratch *s, const char *base, char *err,
 		scratch_remove(s);
 		return EIO;
 	}
-	fprintf(f, "%ld\n", (long)getpid());
+	fprintf(f, "%ld %llu\n", (long)getpid(), proc_start_ticks(getpid()));
 	fclose(f);
 	return 0;
 }
@@ -235,26 +267,35 @@ int scratch_remove(struct scratch *s)
 	return rc;
 }
 
-/* True when the owner file names a live aimsweep process. */
+/*
+ * Whether the driver that the owner file names still runs: 1 or 0; -1
+ * when the file is missing or names no pid. By pid and start time; for
+ * an owner file with a pid alone, or where the start time cannot be
+ * read, by the process's name, which must begin with "aimsweep" (not
+ * for a driver renamed or run under valgrind).
+ */
 static int owner_alive(const char *dir)
 {
 	char path[PATH_MAX + 32], comm[64];
+	unsigned long long started = 0, now;
 	long pid = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/" SCRATCH_OWNER_FILE, dir);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return -1;	/* not ours, or not yet written */
-	if (fscanf(f, "%ld", &pid) != 1)
+	if (fscanf(f, "%ld %llu", &pid, &started) < 1)
 		pid = 0;
 	fclose(f);
 	if (pid <= 0)
 		return -1;
 	if (kill((pid_t)pid, 0) && errno == ESRCH)
 		return 0;
+	if (started && (now = proc_start_ticks(pid)))
+		return now == started;
 	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (!f)
 		return 0;
 	if (!fgets(comm, sizeof(comm), f))

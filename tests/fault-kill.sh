@@ -48,8 +48,9 @@ check_no_processes
 stale=$(ls -A "$scratch")
 [ "$(echo "$stale" | wc -l)" = 1 ] && case $stale in aimsweep.??????) ;; *) false ;; esac ||
 	fail "expected one stale aimsweep.XXXXXX directory, got: $stale"
-[ "$(cat "$scratch/$stale/.aimsweep-owner")" = "$driver" ] ||
-	fail "owner file does not name the killed driver $driver"
+read -r owner_pid owner_start <"$scratch/$stale/.aimsweep-owner"
+[ "$owner_pid" = "$driver" ] && [ "$owner_start" -gt 0 ] ||
+	fail "owner file does not name the killed driver $driver and its start: $(cat "$scratch/$stale/.aimsweep-owner")"
 jq_check "$json" '.status == "running"' "status of a killed run"
 jq_check "$json" '[.levels[].users] == [1, 2]' "the levels finished before the kill"
 jq_check "$json" '[.levels[].status] == ["ok", "ok"]' "finished levels ok"
@@ -86,9 +87,11 @@ rm -rf "$scratch/aimsweep.noownr" "$scratch/aimsweep.badown"
 check_scratch_empty
 
 # Two runs sharing -d: neither takes the other's live directory for a
-# stale one.
+# stale one, not even when the first runs under another name (as through
+# a link, or under valgrind), which its start time tells.
 rm -rf "$out"/*
-env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 2,2 -t 1 \
+ln -s "$AIMSWEEP" "$test_dir/sweeper"
+env AIMSWEEP_TEST_TAG="$tag" "$test_dir/sweeper" run --no-plot --levels 2,2 -t 1 \
 	-w 0.2 -d "$scratch" -o "$out/a" "$test_dir/wf" \
 	>/dev/null 2>"$test_dir/a.err" &
 a=$!

@@ -40,7 +40,7 @@ done
 [ "$(stat -c %a "$dir")" = 700 ] || fail "$dir has mode $(stat -c %a "$dir"), want 700"
 [ "$(stat -c %u "$dir")" = "$(id -u)" ] || fail "$dir is not owned by uid $(id -u)"
 [ ! -L "$dir" ] || fail "$dir is a symlink"
-[ "$(cat "$dir/.aimsweep-owner")" = "$driver" ] || fail "owner file does not name the driver"
+[ "$(cut -d' ' -f1 "$dir/.aimsweep-owner")" = "$driver" ] || fail "owner file does not name the driver"
 # Plant symlinks out of the scratch tree while the run goes on: removing
 # the tree between levels and at the end must not follow them.
 sleep 0.5
