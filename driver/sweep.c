@@ -232,11 +232,12 @@ static uint64_t snapshot_sum(const struct snapshot *sn, const struct arena *a,
 /*
  * The window, from t0 to t1 = t0 + runtime: every --interval the parent
  * adds up the counters and notes the elapsed time it really measured, and
- * samples the run queue; the last sample is the t1 snapshot. Returns
- * false when a signal cut it short.
+ * samples the run queue, and looks at the users; the last sample is the
+ * t1 snapshot. Returns false when a signal cut it short or a user failed.
  */
-static bool sample_window(struct sweep *s, unsigned int users,
-			  struct level_result *level, const char *tag)
+static bool sample_window(struct sweep *s, struct level_run *lr,
+			  unsigned int users, struct level_result *level,
+			  const char *tag)
 {
 	const struct run_params *p = s->params;
 	uint64_t t0 = s->t0.t_ns, t1 = t0 + (uint64_t)(p->runtime_s * NSEC_PER_SEC);
@@ -296,6 +297,10 @@ static bool sample_window(struct sweep *s, unsigned int users,
 		 * read as stopped or racing. */
 		while (next + step <= t && next + step < t1)
 			next += step;
+		/* A user that failed ends the level at the next sample, not
+		 * after the whole window (up to an hour). */
+		if (users_check(&s->pool, lr))
+			return false;
 		/* Not after t1: the terminal write could block, and the
 		 * window's CPU and latency are still being counted. */
 		if (t > t0)
@@ -450,7 +455,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	getrusage(RUSAGE_SELF, &self0);
 	snapshot_take(&s->t0, &s->arena, users);
 	capture_start(&cap);
-	if (!sample_window(s, users, level, tag))
+	if (!sample_window(s, &lr, users, level, tag))
 		goto stop;
 	getrusage(RUSAGE_SELF, &self1);
 	sysview_read(&sys1);

@@ -36,6 +36,18 @@ printf '#!/bin/sh\nexec env --ignore-signal=CHLD "%s" "$@"\n' "$real" >"$test_di
 chmod +x "$test_dir/ignchld"
 AIMSWEEP=$test_dir/ignchld check_failed_level crash 'user 1 .*signal 11 \\(SIGSEGV\\)'
 AIMSWEEP=$real
+# A user that crashes inside a long window ends the level at the next
+# interval sample, not at the window's end.
+rm -rf "$out"/*
+start=$(date +%s)
+AIMSWEEP_TEST_FAULT=crash:1:1.5 expect_status 1 run_aimsweep run \
+	--levels 2 -t 60 -w 0.2 -d "$scratch" -o "$out" "$test_dir/wf"
+took=$(($(date +%s) - start))
+[ "$took" -lt 20 ] || fail "in-window crash: the run took $took s of a 60 s window"
+json=$(latest_result)
+jq_check "$json" '.levels[0].status == "failed" and (.levels[0].reason | test("user 1 .*signal 11"))' "in-window crash: reason"
+check_no_processes
+check_scratch_empty
 # A user that has no part in the 1-user level, woken for it but kept
 # off its CPU until the driver has called the next level, joins that one
 # once, under its own generation: the 2-user levels stay ok.
