@@ -450,16 +450,20 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	if (!warm_up(s, &lr, last_through_ns(&s->arena, users, t_gate) +
 				     warmup / 2))
 		goto stop;
-	__atomic_store_n(&s->arena.hdr->measuring, lr.gen, __ATOMIC_RELEASE);
 	sysview_read(&sys0);
 	getrusage(RUSAGE_SELF, &self0);
+	/* Latency is recorded for ops that end between t0 and t1, as
+	 * closely as the flag can follow the two snapshots. */
+	__atomic_store_n(&s->arena.hdr->measuring, lr.gen, __ATOMIC_RELEASE);
 	snapshot_take(&s->t0, &s->arena, users);
 	capture_start(&cap);
-	if (!sample_window(s, &lr, users, level, tag))
+	if (!sample_window(s, &lr, users, level, tag)) {
+		__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
 		goto stop;
+	}
+	__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
 	getrusage(RUSAGE_SELF, &self1);
 	sysview_read(&sys1);
-	__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
 	level->has_cpu = sysview_delta(&sys0, &sys1, &level->cpu);
 	level->driver_cpu_pct = 100.0 * (cpu_s(&self1) - cpu_s(&self0)) /
 				((double)(s->t1.t_ns - s->t0.t_ns) /
