@@ -294,8 +294,9 @@ static bool sample_window(struct sweep *s, struct level_run *lr,
 		/* A driver that overslept a tick takes one longer interval,
 		 * not a burst of samples microseconds apart, in which users
 		 * that store their counts once per sampling period would
-		 * read as stopped or racing. */
-		while (next + step <= t && next + step < t1)
+		 * read as stopped or racing: the next sample is at least half
+		 * a step away. */
+		while (next + step < t + step / 2 && next + step < t1)
 			next += step;
 		/* A user that failed ends the level at the next sample, not
 		 * after the whole window (up to an hour). */

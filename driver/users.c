@@ -410,7 +410,7 @@ static void user_test_fault(const struct user_pool *pool, unsigned int user)
 	uint64_t when;
 
 	if (!spec || sscanf(spec, "%15[a-z]:%u:%lf", kind, &who, &delay_s) < 2 ||
-	    who != user)
+	    who != user || !strcmp(kind, "lag"))
 		return;
 	when = now_ns() + (uint64_t)(delay_s * NSEC_PER_SEC);
 	sleep_until_ns(when, NULL);

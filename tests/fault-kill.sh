@@ -95,7 +95,11 @@ env AIMSWEEP_TEST_TAG="$tag" "$test_dir/sweeper" run --no-plot --levels 2,2 -t 1
 	-w 0.2 -d "$scratch" -o "$out/a" "$test_dir/wf" \
 	>/dev/null 2>"$test_dir/a.err" &
 a=$!
-sleep 0.5
+# b starts once a's directory is there, with its owner file.
+for i in $(seq 1 100); do
+	ls "$scratch"/aimsweep.??????/.aimsweep-owner >/dev/null 2>&1 && break
+	sleep 0.05
+done
 env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 2,2 -t 1 \
 	-w 0.2 -d "$scratch" -o "$out/b" "$test_dir/wf" \
 	>/dev/null 2>"$test_dir/b.err" &

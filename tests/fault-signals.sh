@@ -78,11 +78,11 @@ for sig_status in INT:130 TERM:143 HUP:129; do
 	AIMSWEEP_TEST_FAULT=hang:1 interrupt_at grace-wait "$sig" "$status" \
 		1 2.5 '[1]' --levels 1,2,3 -t 1 -w 0.5 --grace 5
 done
-# A parent that blocked the signal, or ignored SIGCHLD, before it
-# started the driver: neither survives into the driver, so the signal
-# still lands, and the users it stops are still reaped as its own.
-START=--block-signal=INT interrupt_at blocked-by-parent INT 130 1 1 '[1]' \
-	--levels 1,2,3 -t 1 -w 3
-START=--ignore-signal=CHLD interrupt_at sigchld-ignored TERM 143 1 1 '[1]' \
-	--levels 1,2,3 -t 1 -w 3
+# A parent that blocked the signal before it started the driver: the
+# mask does not survive into the driver, so the signal still lands.
+# (env(1) of coreutils 8.31 or later blocks it.)
+if env --block-signal=INT true 2>/dev/null; then
+	START=--block-signal=INT interrupt_at blocked-by-parent INT 130 1 1 \
+		'[1]' --levels 1,2,3 -t 1 -w 3
+fi
 pass

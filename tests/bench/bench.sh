@@ -335,16 +335,20 @@ mem_watch_start() {
 		lo=$mem_before
 		while sleep 0.2; do
 			m=$(mem_available)
-			[ "$m" -lt "$lo" ] && lo=$m && echo "$lo" >"$work/memlow"
+			# Whole or not at all, whenever the watcher is killed.
+			[ "$m" -lt "$lo" ] && lo=$m && echo "$lo" >"$work/memlow.new" &&
+				mv "$work/memlow.new" "$work/memlow"
 		done
 	) &
 	memwatch=$!
 }
+# Sets mem_used for a run that ended well ($1 = 0), else leaves it empty.
 mem_watch_end() {
 	kill "$memwatch" 2>/dev/null
 	wait "$memwatch" 2>/dev/null
 	memwatch=
-	mem_used=$((mem_before - $(cat "$work/memlow")))
+	lo=$(cat "$work/memlow" 2>/dev/null)
+	[ "$1" -eq 0 ] && mem_used=$((mem_before - ${lo:-$mem_before}))
 }
 mem_used=
 for n in 100 1000 10000; do
@@ -379,7 +383,7 @@ for n in 100 1000 10000; do
 		[ "$n" -ge 10000 ] && limit=$(left) && mem_watch_start
 		j=$(LIMIT=$limit sweep "$work/g.wf" --levels "$n" -t 3 -w 0.5 --grace 60)
 		rc=$?
-		[ "$n" -ge 10000 ] && mem_watch_end
+		[ "$n" -ge 10000 ] && mem_watch_end "$rc"
 		case $rc in
 		0) ;;
 		124)
@@ -424,7 +428,7 @@ for n in 100 1000 10000; do
 	[ "$n" -eq 1000 ] && cp "$work/s.bready" "$work/s.bready1000" &&
 		target "1000 users ready (start_s), s" \
 			"$(median <"$work/s.ready" | awk '{ printf "%.3f", $1 }')" "<" 0.5
-	[ "$n" -eq 10000 ] && echo ok >"$work/ok10000"
+	[ "$n" -eq 10000 ] && [ -s "$work/s.ready" ] && echo ok >"$work/ok10000"
 done
 say ""
 [ -n "$mem_used" ] && awk -v k="$mem_used" 'BEGIN {
