@@ -1210,6 +1210,49 @@ static uint64_t interrupt_deadline(void)
 	return deadline;
 }
 
+/* Whether user u has parked after the level of generation gen. */
+static bool user_parked(const struct user_pool *pool, unsigned int u,
+			uint32_t gen)
+{
+	const struct user_slot *slot = arena_slot(pool->arena, u);
+
+	return __atomic_load_n(&slot->parked_gen, __ATOMIC_ACQUIRE) == gen;
+}
+
+/* How long a process sent SIGKILL gets to die before the driver goes on
+ * without it. */
+#define KILLED_WAIT_S 10
+
+/*
+ * Reaps pid, sent SIGKILL, into *status. A task in uninterruptible sleep
+ * (a hung disk or NFS server) dies only when it wakes: at `deadline`, or
+ * sooner once the run is interrupted, the driver warns and goes on, so
+ * that it can still end the run and write what it has. The status is
+ * then that of a kill by SIGKILL.
+ */
+static void reap_killed(pid_t pid, int *status, uint64_t deadline)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	pid_t got;
+
+	for (;;) {
+		got = waitpid(pid, status, WNOHANG);
+		if (got == pid || (got < 0 && errno != EINTR))
+			break;
+		if (run_interrupted && interrupt_deadline() < deadline)
+			deadline = interrupt_deadline();
+		if (now_ns() >= deadline) {
+			msg_warn("process %d did not end after SIGKILL; left behind (in uninterruptible sleep?)",
+				 (int)pid);
+			got = -1;
+			break;
+		}
+		nanosleep(&tick, NULL);
+	}
+	if (got != pid)
+		*status = SIGKILL;	/* as waitpid() reports a kill */
+}
+
 void users_level_end(struct user_pool *pool, struct level_run *lr,
 		     double grace_s)
 {
@@ -1219,6 +1262,7 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 	unsigned int gone, last = 0;
 	uint32_t seen;
 	bool cut = false;
+	uint64_t killed_by = 0;
 	int status;
 
 	for (;;) {
@@ -1250,24 +1294,28 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 		}
 		gate_wait_change(parked, seen, 10 * 1000 * 1000);
 	}
-	/* Whoever has neither parked nor exited by now is stuck. */
-	for (unsigned int u = 0; u < lr->users; u++) {
-		const struct user_slot *slot = arena_slot(pool->arena, u);
-		pid_t pid = pool->pids[u];
+	/* Whoever has neither parked nor exited by now is stuck: all of
+	 * them are sent SIGKILL, then reaped within one time limit. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned int u = 0; u < lr->users; u++) {
+			pid_t pid = pool->pids[u];
 
-		if (!pid ||
-		    __atomic_load_n(&slot->parked_gen, __ATOMIC_ACQUIRE) == lr->gen)
-			continue;
-		kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		/* An interrupted run kills its users on purpose: that is
-		 * not the level's fault, and the level is dropped anyway. */
-		if (pid == pool->host)
-			host_ended(pool, run_interrupted ? NULL : lr, status,
-				   (int)u);
-		else
-			user_ended(pool, lr, pid, status, !run_interrupted);
+			if (!pid || user_parked(pool, u, lr->gen))
+				continue;
+			if (!pass) {
+				kill(pid, SIGKILL);
+				killed_by = now_ns() + KILLED_WAIT_S * NSEC_PER_SEC;
+				continue;
+			}
+			reap_killed(pid, &status, killed_by);
+			/* An interrupted run kills its users on purpose: that is
+			 * not the level's fault, and the level is dropped anyway. */
+			if (pid == pool->host)
+				host_ended(pool, run_interrupted ? NULL : lr, status,
+					   (int)u);
+			else
+				user_ended(pool, lr, pid, status, !run_interrupted);
+		}
 	}
 	for (unsigned int u = 0; u < lr->users; u++)
 		if (pool->pids[u])
@@ -1301,12 +1349,14 @@ void users_pool_shutdown(struct user_pool *pool, double grace_s)
 		if (!reap_exited(pool, NULL))
 			nanosleep(&tick, NULL);
 	}
+	for (unsigned int u = 0; u < pool->max_users; u++)
+		if (pool->pids[u])
+			kill(pool->pids[u], SIGKILL);
+	deadline = now_ns() + KILLED_WAIT_S * NSEC_PER_SEC;
 	for (unsigned int u = 0; u < pool->max_users; u++) {
 		if (!pool->pids[u])
 			continue;
-		kill(pool->pids[u], SIGKILL);
-		while (waitpid(pool->pids[u], &status, 0) < 0 && errno == EINTR)
-			;
+		reap_killed(pool->pids[u], &status, deadline);
 		user_ended(pool, NULL, pool->pids[u], status, true);
 	}
 out:
