@@ -387,7 +387,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	struct rusage self0, self1;
 	uint64_t warmup = (uint64_t)(p->warmup_s * NSEC_PER_SEC);
 	uint64_t t_start, t_gate = 0, t_stop;
-	bool measured = false;
+	bool measured = false, window_ok;
 
 	memset(level, 0, sizeof(*level));
 	level->users = users;
@@ -458,11 +458,10 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	__atomic_store_n(&s->arena.hdr->measuring, lr.gen, __ATOMIC_RELEASE);
 	snapshot_take(&s->t0, &s->arena, users);
 	capture_start(&cap);
-	if (!sample_window(s, &lr, users, level, tag)) {
-		__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
-		goto stop;
-	}
+	window_ok = sample_window(s, &lr, users, level, tag);
 	__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
+	if (!window_ok)
+		goto stop;
 	getrusage(RUSAGE_SELF, &self1);
 	sysview_read(&sys1);
 	level->has_cpu = sysview_delta(&sys0, &sys1, &level->cpu);

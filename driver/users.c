@@ -1262,7 +1262,7 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 	unsigned int gone, last = 0;
 	uint32_t seen;
 	bool cut = false;
-	uint64_t killed_by = 0;
+	uint64_t killed_by;
 	int status;
 
 	for (;;) {
@@ -1296,26 +1296,23 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 	}
 	/* Whoever has neither parked nor exited by now is stuck: all of
 	 * them are sent SIGKILL, then reaped within one time limit. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned int u = 0; u < lr->users; u++) {
-			pid_t pid = pool->pids[u];
+	for (unsigned int u = 0; u < lr->users; u++)
+		if (pool->pids[u] && !user_parked(pool, u, lr->gen))
+			kill(pool->pids[u], SIGKILL);
+	killed_by = now_ns() + KILLED_WAIT_S * NSEC_PER_SEC;
+	for (unsigned int u = 0; u < lr->users; u++) {
+		pid_t pid = pool->pids[u];
 
-			if (!pid || user_parked(pool, u, lr->gen))
-				continue;
-			if (!pass) {
-				kill(pid, SIGKILL);
-				killed_by = now_ns() + KILLED_WAIT_S * NSEC_PER_SEC;
-				continue;
-			}
-			reap_killed(pid, &status, killed_by);
-			/* An interrupted run kills its users on purpose: that is
-			 * not the level's fault, and the level is dropped anyway. */
-			if (pid == pool->host)
-				host_ended(pool, run_interrupted ? NULL : lr, status,
-					   (int)u);
-			else
-				user_ended(pool, lr, pid, status, !run_interrupted);
-		}
+		if (!pid || user_parked(pool, u, lr->gen))
+			continue;
+		reap_killed(pid, &status, killed_by);
+		/* An interrupted run kills its users on purpose: that is
+		 * not the level's fault, and the level is dropped anyway. */
+		if (pid == pool->host)
+			host_ended(pool, run_interrupted ? NULL : lr, status,
+				   (int)u);
+		else
+			user_ended(pool, lr, pid, status, !run_interrupted);
 	}
 	for (unsigned int u = 0; u < lr->users; u++)
 		if (pool->pids[u])

@@ -168,9 +168,9 @@ void levels_describe(char *buf, size_t len, const unsigned int *users,
 {
 	bool steps = n >= 3 && users[1] > users[0];
 
+	/* Counts are at most a million: a fall never wraps to the step. */
 	for (size_t i = 2; steps && i < n; i++)
-		steps = users[i] - users[i - 1] == users[1] - users[0] &&
-			users[i] > users[i - 1];
+		steps = users[i] - users[i - 1] == users[1] - users[0];
 	if (n == 1)
 		snprintf(buf, len, "1 level of %u user%s", users[0],
 			 users[0] == 1 ? "" : "s");
