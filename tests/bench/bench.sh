@@ -542,16 +542,21 @@ say "| ramp, after level ${first% *} / after level ${last% *} | ${first#* } / ${
 say ""
 say "The driver's RSS counts the pages of the shared arena it has read"
 say "(every user's counters and histograms), so it grows with users."
-awk -v s="${short:-}" -v l="${long:-}" 'BEGIN {
+# What a longer level may add: its interval samples, a few KiB. The peak
+# RSS of identical 100-user runs differed by up to 256 KiB here (the C
+# library's and the kernel's pages, not the driver's data), so growth
+# under RSS_SLACK_KB is not growth.
+RSS_SLACK_KB=512
+awk -v s="${short:-}" -v l="${long:-}" -v k="$RSS_SLACK_KB" 'BEGIN {
 	if (s == "" || l == "") exit
-	if (l <= s * 1.05)
-		print "With the length of a level it does not grow: " l " KiB for 60 s, " s " for 1 s."
+	if (l - s < k)
+		printf "With the length of a level it does not grow: %d KiB for 60 s, %d for 1 s\n(under %d KiB apart, what identical runs differ by).\n", l, s, k
 	else
-		printf "It grew with the length of a level: %d KiB for 60 s against %d for 1 s (%+.0f%%).\n", l, s, 100 * (l / s - 1) }' |
+		printf "It grew with the length of a level: %d KiB for 60 s against %d for 1 s.\n", l, s }' |
 	tee -a "$OUT"
 say ""
-target "driver RSS, 60 s level / 1 s level (100 users)" \
-	"$(awk -v s="${short:-}" -v l="${long:-}" 'BEGIN { if (s > 0 && l != "") printf "%.3f", l / s }')" "<=" 1.05
+target "driver RSS, 60 s level less 1 s level (100 users), KiB" \
+	"$(awk -v s="${short:-}" -v l="${long:-}" 'BEGIN { if (s != "" && l != "") printf "%d", l - s }')" "<" "$RSS_SLACK_KB"
 target "driver CPU during a level, the highest of the scale rows and ramp levels, % of a core" \
 	"$(sort -g "$work/driver_cpu" | awk '$1 != "nan" && $1 != "null" { m = $1 } END { if (m != "") printf "%.2f", m }')" "<" 1
 if [ -n "$ran10000" ]; then
