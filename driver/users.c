@@ -568,6 +568,7 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 			memset(entries[e].hist, 0, sizeof(struct hist));
 		}
 		reason[0] = '\0';
+		ctx.progress = &slot->counters[e].inner;
 		rc = job->init(&ctx, &entries[e].state);
 		if (rc == JOB_SKIPPED) {
 			struct entry_skip *skip = &pool->arena->skips[e];

@@ -39,6 +39,21 @@ struct job_ctx {
 	 * removes them even when the user is killed before its fini(). */
 	int32_t *sysv_ids;	/* [JOB_SYSV_MAX], id + 1, 0 when free */
 	uint8_t *sysv_kinds;	/* [JOB_SYSV_MAX], enum job_sysv_kind */
+	/* Where an AIM7 job counts its inner operations as it does them;
+	 * see job_progress(). Never NULL. */
+	uint64_t *progress;
+};
+
+/*
+ * The two families of jobs, by what one op is. An AIM7 job's op is the
+ * work of one AIM7 job (its repetition counts, syscall sequence, block
+ * size and file size), so that jobs/min compares with AIM7 and reaim. A
+ * micro job's op is one operation, aimsweep's own, held against a bare
+ * loop of it.
+ */
+enum job_units {
+	JOB_UNITS_MICRO = 0,
+	JOB_UNITS_AIM7,
 };
 
 /* One syscall that one op makes, and how many times: per_op times, plus
@@ -60,6 +75,7 @@ struct job_syscall {
 struct job {
 	const char *name;
 	const char *family;	/* file, disk, mem, signal, proc, ipc, net, compute */
+	enum job_units units;
 	/* Makes files in ctx->dir, which the user then creates before
 	 * init(); a mix without such a job makes no per-user directory. */
 	bool uses_dir;
@@ -71,6 +87,9 @@ struct job {
 	const char *summary;	/* one line for `aimsweep list` */
 	const struct job_syscall *syscalls; /* per op, NULL-name terminated */
 	const char *setup;	/* what runs outside the timed part, or NULL */
+	/* Where this AIM7 job knowingly does not do what reaim's does (a
+	 * defect of reaim's kept out, AIM7's intent kept), or NULL. */
+	const char *deviation;
 	int (*init)(const struct job_ctx *ctx, void **state);
 	int (*prepare)(void *state);
 	int (*run)(void *state);	/* 0 or a positive errno */
@@ -86,6 +105,20 @@ const struct job *job_find(const char *name);
 unsigned long job_inner_ops(const struct job *job, uint64_t file_size);
 /* The job name closest to `name` by edit distance, for "did you mean". */
 const struct job *job_nearest(const char *name);
+
+/*
+ * An AIM7 job can last longer than a tenth of the window (at a thousand
+ * users, seconds), so counting whole jobs at t0 and t1 would not measure
+ * the window to 0.5%. Its run() therefore reports each inner operation
+ * as it finishes it, n at a time: a successful op adds exactly
+ * job_inner_ops() in all, and the driver counts a job in flight at t0 or
+ * t1 by the share of its inner operations done. The counter is the
+ * user's own (one writer), in the arena the driver reads.
+ */
+static inline void job_progress(uint64_t *progress, unsigned long n)
+{
+	__atomic_store_n(progress, *progress + n, __ATOMIC_RELAXED);
+}
 
 /* Compute jobs store results here so the compiler cannot drop the work. */
 extern volatile uint64_t job_sink;
