@@ -859,19 +859,19 @@ static bool parse_time(const char *value, const char *unit, uint64_t *ns)
 /* An entry has eight words and the caller; so has the header. */
 #define MAX_WORDS 9
 
-/* Splits line into blank-separated words, at most MAX_WORDS: the last is
- * the rest of the line, trimmed, as a caller may hold blanks. */
-static size_t split_words(char *line, char **word)
+/* Splits line into blank-separated words, at most max: the last is the
+ * rest of the line, trimmed, as a caller may hold blanks. */
+static size_t split_words(char *line, char **word, size_t max)
 {
 	size_t n = 0;
 	char *s = line;
 
-	while (n < MAX_WORDS) {
+	while (n < max) {
 		s += strspn(s, " \t\r\n");
 		if (!*s)
 			break;
 		word[n++] = s;
-		if (n == MAX_WORDS) {
+		if (n == max) {
 			size_t len = strlen(s);
 
 			while (len && strchr(" \t\r\n", s[len - 1]))
@@ -895,21 +895,63 @@ static bool is_header(char **word, size_t n)
 	return true;
 }
 
+/* One report line as read, before lines of one caller are merged. */
+struct report_line {
+	char caller[sizeof(((struct lock_entry *)0)->caller)];
+	char type[sizeof(((struct lock_entry *)0)->type)];
+	struct lock_row row;
+};
+
 /* contended, total, max and avg wait (a value and a unit each), type,
  * and the caller, which may be missing. */
-static bool parse_entry(char **word, size_t n, struct lock_entry *e)
+static bool parse_entry(char **word, size_t n, struct report_line *e)
 {
 	if (n < MAX_WORDS - 1)
 		return false;
-	if (!parse_u64(word[0], UINT64_MAX, &e->contended) ||
-	    !parse_time(word[1], word[2], &e->total_wait_ns) ||
-	    !parse_time(word[3], word[4], &e->max_wait_ns) ||
-	    !parse_time(word[5], word[6], &e->avg_wait_ns))
+	if (!parse_u64(word[0], UINT64_MAX, &e->row.contended) ||
+	    !parse_time(word[1], word[2], &e->row.total_wait_ns) ||
+	    !parse_time(word[3], word[4], &e->row.max_wait_ns) ||
+	    !parse_time(word[5], word[6], &e->row.avg_wait_ns))
 		return false;
 	snprintf(e->type, sizeof(e->type), "%s", word[7]);
 	snprintf(e->caller, sizeof(e->caller), "%s",
 		 n == MAX_WORDS ? word[8] : "");
 	return true;
+}
+
+/* With -v, perf prints each entry's call stack under it, a frame a line:
+ * blanks, the address, and the symbol when it has one. */
+static bool parse_frame(char *line, struct lock_row *row)
+{
+	char *word[2];
+	size_t n;
+
+	const char *s = line + strspn(line, " \t");
+	size_t hex;
+
+	if (s == line || strncmp(s, "0x", 2))
+		return false;
+	hex = strspn(s + 2, "0123456789abcdef");
+	if (!hex || !strchr(" \t\r\n", s[2 + hex]))
+		return false;
+	n = split_words(line, word, 2);
+	if (row->n_frames < LOCK_FRAMES_MAX)
+		snprintf(row->frame[row->n_frames++], sizeof(row->frame[0]),
+			 "%s", n == 2 ? word[1] : word[0]);
+	return true;
+}
+
+/*
+ * perf pairs each contention's begin and end events; one it could not
+ * pair shows up as a line with no contention counted, or as one wait as
+ * long as the whole capture (a begin before the events went on, or an end
+ * after they went off, matched with another acquisition's event). Neither
+ * was measured.
+ */
+static bool unpaired(const struct lock_row *row, uint64_t capture_ns)
+{
+	return !row->contended ||
+	       (capture_ns && row->max_wait_ns >= capture_ns / 100 * 95);
 }
 
 static int by_total_wait(const void *a, const void *b)
@@ -920,40 +962,92 @@ static int by_total_wait(const void *a, const void *b)
 		return x->total_wait_ns > y->total_wait_ns ? -1 : 1;
 	if (x->contended != y->contended)
 		return x->contended > y->contended ? -1 : 1;
-	return strcmp(x->caller, y->caller);
+	if (strcmp(x->caller, y->caller))
+		return strcmp(x->caller, y->caller);
+	return strcmp(x->type, y->type);
 }
 
-int capture_parse_contention(FILE *f, size_t top, struct lock_entry **out,
-			     size_t *n_out)
+static int by_row_total_wait(const void *a, const void *b)
 {
-	struct lock_entry *v = NULL, *grown;
+	const struct lock_row *x = a, *y = b;
+
+	if (x->total_wait_ns != y->total_wait_ns)
+		return x->total_wait_ns > y->total_wait_ns ? -1 : 1;
+	return x->contended > y->contended ? -1 : x->contended < y->contended;
+}
+
+/* Adds a line to the entry of its caller and type, made when new. */
+static int merge_line(struct lock_entry **v, size_t *n, size_t *cap,
+		      const struct report_line *l)
+{
+	struct lock_entry *e = NULL, *grown;
+	struct lock_row *rows;
+
+	for (size_t i = 0; i < *n && !e; i++)
+		if (!strcmp((*v)[i].caller, l->caller) &&
+		    !strcmp((*v)[i].type, l->type))
+			e = &(*v)[i];
+	if (!e) {
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 32;
+			grown = realloc(*v, *cap * sizeof(**v));
+			if (!grown)
+				return ENOMEM;
+			*v = grown;
+		}
+		e = &(*v)[(*n)++];
+		memset(e, 0, sizeof(*e));
+		memcpy(e->caller, l->caller, sizeof(e->caller));
+		memcpy(e->type, l->type, sizeof(e->type));
+	}
+	rows = realloc(e->rows, (e->n_rows + 1) * sizeof(*rows));
+	if (!rows)
+		return ENOMEM;
+	e->rows = rows;
+	e->rows[e->n_rows++] = l->row;
+	e->contended += l->row.contended;
+	e->total_wait_ns += l->row.total_wait_ns;
+	if (l->row.max_wait_ns > e->max_wait_ns)
+		e->max_wait_ns = l->row.max_wait_ns;
+	/* perf's own mean for a lone line, which has no rounding of ours. */
+	e->avg_wait_ns = e->n_rows == 1 ? l->row.avg_wait_ns :
+					  e->total_wait_ns / e->contended;
+	return 0;
+}
+
+/* Reads the report's lines into *lines (malloc()ed), each with the call
+ * stack printed under it. */
+static int read_report(FILE *f, struct report_line **lines, size_t *n_lines)
+{
+	struct report_line *v = NULL, *grown, *cur = NULL;
 	size_t n = 0, cap = 0;
 	bool header = false;
 	char line[1024];
 
-	*out = NULL;
-	*n_out = 0;
 	while (fgets(line, sizeof(line), f)) {
 		char *word[MAX_WORDS];
-		struct lock_entry e;
-		size_t nw;
+		struct report_line e;
 
 		/* A line longer than the buffer is not one of perf's
-		 * entries: skip the rest of it. */
+		 * lines: skip the rest of it. */
 		if (!strchr(line, '\n') && !feof(f)) {
 			int ch;
 
 			while ((ch = fgetc(f)) != EOF && ch != '\n')
 				;
+			cur = NULL;
 			continue;
 		}
-		nw = split_words(line, word);
+		if (cur && parse_frame(line, &cur->row))
+			continue;
+		cur = NULL;
 		if (!header) {
-			header = is_header(word, nw);
+			header = is_header(word, split_words(line, word,
+							     MAX_WORDS));
 			continue;
 		}
 		memset(&e, 0, sizeof(e));
-		if (!parse_entry(word, nw, &e))
+		if (!parse_entry(word, split_words(line, word, MAX_WORDS), &e))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
@@ -964,22 +1058,51 @@ int capture_parse_contention(FILE *f, size_t top, struct lock_entry **out,
 			}
 			v = grown;
 		}
-		v[n++] = e;
+		v[n] = e;
+		cur = &v[n++];
 	}
-	if (!header) {
-		free(v);
-		return EBADMSG;
+	*lines = v;
+	*n_lines = n;
+	return header ? 0 : EBADMSG;
+}
+
+int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
+			     struct lock_report *out)
+{
+	struct report_line *lines;
+	struct lock_entry *v = NULL;
+	size_t n_lines, n = 0, cap = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = read_report(f, &lines, &n_lines);
+	for (size_t i = 0; !rc && i < n_lines; i++) {
+		if (unpaired(&lines[i].row, capture_ns))
+			out->dropped++;
+		else
+			rc = merge_line(&v, &n, &cap, &lines[i]);
 	}
+	free(lines);
+	if (rc) {
+		lock_entries_free(v, n);
+		out->dropped = 0;
+		return rc;
+	}
+	for (size_t i = 0; i < n; i++)
+		qsort(v[i].rows, v[i].n_rows, sizeof(v[i].rows[0]),
+		      by_row_total_wait);
 	if (n)
 		qsort(v, n, sizeof(*v), by_total_wait);
+	for (size_t i = top; i < n; i++)
+		free(v[i].rows);
 	if (n > top)
 		n = top;
 	if (!n) {
 		free(v);
 		v = NULL;
 	}
-	*out = v;
-	*n_out = n;
+	out->entries = v;
+	out->n_entries = n;
 	return 0;
 }
 
@@ -990,10 +1113,13 @@ static void perf_report(struct level_capture *c, struct level_result *level)
 	char path[PATH_MAX + 32], st[48];
 	char *argv[] = {
 		"perf", "lock", "contention", "-i", c->perf_data,
-		/* Fixed fields and order, most total wait first. */
-		"-k", "wait_total", "-F", "contended,wait_total,wait_max,avg_wait",
+		/* Fixed fields and order, most total wait first, each
+		 * line's call stack under it. */
+		"-v", "-k", "wait_total",
+		"-F", "contended,wait_total,wait_max,avg_wait",
 		NULL
 	};
+	struct lock_report report;
 	pid_t pid;
 	int fd, status, rc;
 	FILE *f;
@@ -1030,8 +1156,8 @@ static void perf_report(struct level_capture *c, struct level_result *level)
 			  strerror(errno));
 		return;
 	}
-	rc = capture_parse_contention(f, c->params->lock_profile_top,
-				      &level->locks, &level->n_locks);
+	rc = capture_parse_contention(f, (uint64_t)(c->profile_s * 1e9),
+				      c->params->lock_profile_top, &report);
 	fclose(f);
 	if (rc == EBADMSG)
 		set_error(c, "lock profile: %s lacks the header 'contended total wait max wait avg wait type caller' of perf 6.1's report",
@@ -1039,8 +1165,12 @@ static void perf_report(struct level_capture *c, struct level_result *level)
 	else if (rc)
 		set_error(c, "lock profile: cannot read %s: %s", path,
 			  strerror(rc));
-	else
+	else {
 		level->lock_profiled = true;
+		level->locks = report.entries;
+		level->n_locks = report.n_entries;
+		level->locks_dropped = report.dropped;
+	}
 }
 
 void capture_finish(struct level_capture *c, struct level_result *level)

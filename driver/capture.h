@@ -80,16 +80,28 @@ void capture_finish(struct level_capture *c, struct level_result *level);
  * every process the capture started and removes the profile. */
 void capture_abort(struct level_capture *c);
 
+/* A level's lock report as aimsweep keeps it. */
+struct lock_report {
+	struct lock_entry *entries;	/* malloc()ed, NULL when none */
+	size_t n_entries;
+	size_t dropped;		/* lines perf could not have measured */
+};
+
 /*
- * Reads the text of `perf lock contention -F
+ * Reads the text of `perf lock contention -v -F
  * contended,wait_total,wait_max,avg_wait` (perf 6.1: a header line, then
- * one line per caller: contended, total, max and average wait as
- * "420.65 ms", type, caller), skipping every other line. Keeps the `top`
- * entries with the most total wait, most first, in a malloc()ed array
- * (NULL when none). Returns 0, EBADMSG when the header never came (that
- * is not the report we know), or ENOMEM.
+ * a line per call stack: contended, total, max and average wait as
+ * "420.65 ms", type, caller; with -v the stack's frames under it),
+ * skipping every other line. Lines with no contention or with one wait
+ * of 95% or more of capture_ns (the time perf's events were on) are
+ * unpaired events, not waits: they are dropped and counted. The rest are
+ * merged by caller and type (contended and total wait summed, max wait
+ * the largest, avg recomputed, each line kept as a row), and the `top`
+ * entries with the most total wait kept, most first. Returns 0, EBADMSG
+ * when the header never came (that is not the report we know), or
+ * ENOMEM.
  */
-int capture_parse_contention(FILE *f, size_t top, struct lock_entry **out,
-			     size_t *n_out);
+int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
+			     struct lock_report *out);
 
 #endif

@@ -71,6 +71,16 @@ static cJSON *push_obj(struct builder *b, cJSON *arr)
 	return n;
 }
 
+static void push_str(struct builder *b, cJSON *arr, const char *v)
+{
+	cJSON *n = cJSON_CreateString(v);
+
+	if (!n || !cJSON_AddItemToArray(arr, n)) {
+		cJSON_Delete(n);
+		b->failed = 1;
+	}
+}
+
 static void add_host(struct builder *b, cJSON *root, const struct host_info *h)
 {
 	cJSON *o = add_obj(b, root, "host");
@@ -146,14 +156,8 @@ static void add_params(struct builder *b, cJSON *root,
 	add_str(b, o, "seed", seed);
 	add_str(b, o, "layout", layout_name(p->layout));
 	dirs = add_arr(b, o, "scratch_dirs");
-	for (size_t i = 0; i < p->n_scratch; i++) {
-		cJSON *d = cJSON_CreateString(p->scratch_bases[i]);
-
-		if (!d || !cJSON_AddItemToArray(dirs, d)) {
-			cJSON_Delete(d);
-			b->failed = 1;
-		}
-	}
+	for (size_t i = 0; i < p->n_scratch; i++)
+		push_str(b, dirs, p->scratch_bases[i]);
 	dirs = add_arr(b, o, "scratch_fs");
 	for (size_t i = 0; i < p->n_scratch; i++) {
 		cJSON *fs = push_obj(b, dirs);
@@ -322,6 +326,26 @@ static void add_repeats(struct builder *b, cJSON *o,
 	}
 }
 
+/* The report lines merged into one lock entry, with their call stacks. */
+static void add_lock_rows(struct builder *b, cJSON *lo,
+			  const struct lock_entry *e)
+{
+	cJSON *rows = add_arr(b, lo, "rows");
+
+	for (size_t r = 0; r < e->n_rows; r++) {
+		const struct lock_row *row = &e->rows[r];
+		cJSON *ro = push_obj(b, rows), *stack;
+
+		add_num(b, ro, "contended", (double)row->contended);
+		add_num(b, ro, "total_wait_ns", (double)row->total_wait_ns);
+		add_num(b, ro, "max_wait_ns", (double)row->max_wait_ns);
+		add_num(b, ro, "avg_wait_ns", (double)row->avg_wait_ns);
+		stack = add_arr(b, ro, "callstack");
+		for (unsigned int k = 0; k < row->n_frames; k++)
+			push_str(b, stack, row->frame[k]);
+	}
+}
+
 /* --lock-profile and --hook: what the level's capture found. */
 static void add_capture(struct builder *b, cJSON *o,
 			const struct level_result *l,
@@ -340,7 +364,9 @@ static void add_capture(struct builder *b, cJSON *o,
 			add_num(b, lo, "total_wait_ns", (double)e->total_wait_ns);
 			add_num(b, lo, "max_wait_ns", (double)e->max_wait_ns);
 			add_num(b, lo, "avg_wait_ns", (double)e->avg_wait_ns);
+			add_lock_rows(b, lo, e);
 		}
+		add_num(b, o, "lock_rows_dropped", (double)l->locks_dropped);
 	}
 	if (l->hook_ran) {
 		cJSON *h = add_obj(b, o, "hook");

@@ -29,13 +29,20 @@ int result_add_level(struct run_result *r, struct level_result *level)
 	return 0;
 }
 
+void lock_entries_free(struct lock_entry *entries, size_t n)
+{
+	for (size_t i = 0; entries && i < n; i++)
+		free(entries[i].rows);
+	free(entries);
+}
+
 void level_result_free(struct level_result *level)
 {
 	free(level->jobs);
 	free(level->intervals);
 	free(level->repeat_jpm);
 	free(level->repeat_job_ops);
-	free(level->locks);
+	lock_entries_free(level->locks, level->n_locks);
 	level->locks = NULL;
 	level->n_locks = 0;
 	level->jobs = NULL;

@@ -58,14 +58,35 @@ enum level_status {
 	LEVEL_FAILED,
 };
 
+#define LOCK_FRAMES_MAX 16
+
+/* One line of perf lock contention's report: the waits of one call stack
+ * that ends in a caller, with that stack as `perf lock contention -v`
+ * prints it, innermost frame first. */
+struct lock_row {
+	uint64_t contended;
+	uint64_t total_wait_ns, max_wait_ns, avg_wait_ns;
+	unsigned int n_frames;
+	char frame[LOCK_FRAMES_MAX][80];	/* "down_write+0x66" */
+};
+
 /* One caller's lock contention in a level's --lock-profile (perf lock
- * contention), over the profiled part of the window. */
+ * contention), over the profiled part of the window: every report line
+ * of that caller and lock type merged, so that a lock is one entry from
+ * level to level. */
 struct lock_entry {
 	char caller[128];	/* "__x64_sys_unlink+0x3b" */
 	char type[32];		/* perf's name: "rwsem:W", "spinlock", ... */
-	uint64_t contended;
-	uint64_t total_wait_ns, max_wait_ns, avg_wait_ns;
+	uint64_t contended;	/* the rows' sum */
+	uint64_t total_wait_ns;	/* the rows' sum */
+	uint64_t max_wait_ns;	/* the rows' largest */
+	uint64_t avg_wait_ns;	/* total / contended */
+	struct lock_row *rows;	/* the report's lines, most total wait first */
+	size_t n_rows;
 };
+
+/* Frees entries[0..n-1] with their rows, and the array. */
+void lock_entries_free(struct lock_entry *entries, size_t n);
 
 struct level_result {
 	unsigned int users;
@@ -113,6 +134,8 @@ struct level_result {
 	bool lock_profiled;
 	struct lock_entry *locks;
 	size_t n_locks;
+	/* Report lines perf could not have measured, left out of locks. */
+	size_t locks_dropped;
 	/* --hook: how it ended (hook_signal, else exit hook_status), and
 	 * the level directory it wrote hook.out in. */
 	bool hook_ran;

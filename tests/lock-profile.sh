@@ -39,6 +39,20 @@ jq_check "$json" '[.levels[].lock_contention[] |
 	"entries are whole and consistent"
 jq_check "$json" '[.levels[].lock_contention | [.[].total_wait_ns] |
 	. == (sort | reverse)] | all' "entries sorted by total wait"
+# One entry per caller and type, the sum of its rows, each row with its
+# call stack; lines perf could not pair are counted, not kept.
+jq_check "$json" '[.levels[].lock_contention | [.[] | [.caller, .type]] |
+	length == (unique | length)] | all' "one entry per caller and type"
+jq_check "$json" '[.levels[].lock_contention[] | (.rows | length) >= 1 and
+	.contended == ([.rows[].contended] | add) and
+	.total_wait_ns == ([.rows[].total_wait_ns] | add) and
+	.max_wait_ns == ([.rows[].max_wait_ns] | max) and
+	([.rows[].callstack | type == "array"] | all)] | all' \
+	"entries are the merge of their rows"
+jq_check "$json" '[.levels[].lock_rows_dropped | type == "number" and . >= 0] |
+	all' "every level counts its dropped lines"
+jq_check "$json" '[.levels[].lock_contention[] |
+	.max_wait_ns < 0.95 * 1e9] | all' "no wait as long as the 1 s capture"
 # perf 6.1 calls the directory's inode lock (i_rwsem, taken for write by
 # creat and unlink) "rwsem:W"; four users in one directory contend on it.
 jq_check "$json" '[.levels[1].lock_contention[] | select(.type == "rwsem:W"
