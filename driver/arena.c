@@ -85,22 +85,8 @@ void arena_reset_level(struct arena *a, unsigned int users)
 	}
 }
 
-uint64_t arena_total_ops(const struct arena *a, unsigned int users)
-{
-	uint64_t total = 0;
-
-	for (unsigned int u = 0; u < users; u++) {
-		const struct user_slot *s = arena_slot(a, u);
-
-		for (size_t e = 0; e < a->n_entries; e++)
-			total += __atomic_load_n(&s->counters[e].ops,
-						 __ATOMIC_RELAXED);
-	}
-	return total;
-}
-
 void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,
-		    uint64_t *errors)
+		    uint64_t *inner, uint64_t *errors)
 {
 	for (unsigned int u = 0; u < users; u++) {
 		const struct user_slot *s = arena_slot(a, u);
@@ -110,6 +96,7 @@ void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,
 			size_t i = (size_t)u * a->n_entries + e;
 
 			ops[i] = __atomic_load_n(&c->ops, __ATOMIC_RELAXED);
+			inner[i] = __atomic_load_n(&c->inner, __ATOMIC_RELAXED);
 			errors[i] = __atomic_load_n(&c->errors,
 						    __ATOMIC_RELAXED);
 		}

@@ -127,9 +127,10 @@ static inline struct user_slot *arena_slot(const struct arena *a,
 				    (size_t)user * a->slot_stride);
 }
 
-/* Copies every user's ops and errors counts: out[user * n_entries + e]. */
+/* Copies every user's ops, inner and errors counts:
+ * out[user * n_entries + e]. */
 void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,
-		    uint64_t *errors);
+		    uint64_t *inner, uint64_t *errors);
 
 /*
  * The state a user's measured loop reads on every op, which only that
@@ -151,9 +152,6 @@ static inline struct hist *arena_hist(const struct arena *a,
 {
 	return (struct hist *)((char *)slot + a->hist_offset) + e;
 }
-
-/* Every user's ops of every entry, added up (relaxed loads). */
-uint64_t arena_total_ops(const struct arena *a, unsigned int users);
 
 /* Bytes the arena needs; for checking a level against memory up front. */
 size_t arena_size_for(unsigned int max_users, size_t n_entries,

@@ -1,5 +1,6 @@
 /* driver/collector.c: turns two counter snapshots into a level result. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,9 @@ int snapshot_alloc(struct snapshot *s, unsigned int max_users,
 
 	s->t_ns = 0;
 	s->ops = calloc(n ? n : 1, sizeof(*s->ops));
+	s->inner = calloc(n ? n : 1, sizeof(*s->inner));
 	s->errors = calloc(n ? n : 1, sizeof(*s->errors));
-	if (!s->ops || !s->errors) {
+	if (!s->ops || !s->inner || !s->errors) {
 		snapshot_free(s);
 		return ENOMEM;
 	}
@@ -26,8 +28,9 @@ int snapshot_alloc(struct snapshot *s, unsigned int max_users,
 void snapshot_free(struct snapshot *s)
 {
 	free(s->ops);
+	free(s->inner);
 	free(s->errors);
-	s->ops = s->errors = NULL;
+	s->ops = s->inner = s->errors = NULL;
 }
 
 void snapshot_take(struct snapshot *s, const struct arena *a,
@@ -35,8 +38,52 @@ void snapshot_take(struct snapshot *s, const struct arena *a,
 {
 	uint64_t before = now_ns();
 
-	arena_snapshot(a, users, s->ops, s->errors);
+	arena_snapshot(a, users, s->ops, s->inner, s->errors);
 	s->t_ns = before + (now_ns() - before) / 2;
+}
+
+/* Inner operations of one job of each AIM7 entry at this level's file
+ * size, 0 for a micro entry, into per_job[n_entries]. */
+static void aim7_inner_ops(const struct mix *mix, unsigned int users,
+			   double *per_job)
+{
+	for (size_t e = 0; e < mix->n_entries; e++) {
+		const struct job *job = mix->entries[e].job;
+
+		per_job[e] = job->units == JOB_UNITS_AIM7 ?
+			(double)job_inner_ops(job, mix_file_size(mix, users)) : 0;
+	}
+}
+
+/* Counter i's jobs from t0 (NULL: from zero) to t1. A failed AIM7 op
+ * takes back the inner operations it reported, so an op in flight at t0
+ * that then failed can leave its user less than at t0: none, then. */
+static double counter_jobs(const struct snapshot *t0,
+			   const struct snapshot *t1, size_t i, double inner)
+{
+	double d;
+
+	if (!inner)
+		return (double)(t1->ops[i] - (t0 ? t0->ops[i] : 0));
+	d = (double)t1->inner[i] - (t0 ? (double)t0->inner[i] : 0);
+	return d > 0 ? d / inner : 0;
+}
+
+double snapshot_jobs(const struct snapshot *t0, const struct snapshot *t1,
+		     const struct mix *mix, unsigned int users)
+{
+	size_t n = mix->n_entries;
+	double *inner = calloc(n ? n : 1, sizeof(*inner)), total = 0;
+
+	if (!inner)
+		return NAN;
+	aim7_inner_ops(mix, users, inner);
+	for (unsigned int u = 0; u < users; u++)
+		for (size_t e = 0; e < n; e++)
+			total += counter_jobs(t0, t1, (size_t)u * n + e,
+					      inner[e]);
+	free(inner);
+	return total;
 }
 
 /* Merges every user's histogram of each job; the users are parked, so
@@ -87,7 +134,7 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 		    unsigned int users, struct level_result *level)
 {
 	size_t n = mix->n_entries;
-	double *per_user, window_s;
+	double *per_user, *inner, window_s;
 	struct summary s;
 	int rc;
 
@@ -95,10 +142,13 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 	level->window_s = window_s;
 	level->jobs = calloc(n, sizeof(*level->jobs));
 	per_user = calloc(users ? users : 1, sizeof(*per_user));
-	if (!level->jobs || !per_user) {
+	inner = calloc(n ? n : 1, sizeof(*inner));
+	if (!level->jobs || !per_user || !inner) {
 		free(per_user);
+		free(inner);
 		return ENOMEM;
 	}
+	aim7_inner_ops(mix, users, inner);
 	level->n_jobs = n;
 	for (size_t e = 0; e < n; e++) {
 		const struct job *job = mix->entries[e].job;
@@ -110,12 +160,12 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 	}
 	for (unsigned int u = 0; u < users; u++) {
 		const struct user_slot *slot = arena_slot(a, u);
-		uint64_t user_ops = 0;
+		double user_ops = 0;
 
 		level->users_pinned += slot->cpu >= 0;
 		for (size_t e = 0; e < n; e++) {
 			size_t i = (size_t)u * n + e;
-			uint64_t ops = t1->ops[i] - t0->ops[i];
+			double ops = counter_jobs(t0, t1, i, inner[e]);
 			uint64_t errs = t1->errors[i] - t0->errors[i];
 			struct job_result *j = &level->jobs[e];
 
@@ -131,20 +181,19 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 			user_ops += ops;
 		}
 		level->ops += user_ops;
-		per_user[u] = window_s > 0 ? (double)user_ops * 60.0 / window_s
-					   : 0;
+		per_user[u] = window_s > 0 ? user_ops * 60.0 / window_s : 0;
 	}
+	free(inner);
 	if (a->hist_offset)
 		collect_latency(a, users, level);
 	for (size_t e = 0; e < n; e++) {
 		struct job_result *j = &level->jobs[e];
 
 		level->errors += j->errors;
-		j->ops_per_sec = window_s > 0 ? (double)j->ops / window_s : 0;
+		j->ops_per_sec = window_s > 0 ? j->ops / window_s : 0;
 		j->inner_ops_per_sec = j->ops_per_sec * (double)j->inner_ops;
 	}
-	level->jobs_per_min = window_s > 0 ? (double)level->ops * 60.0 / window_s
-					   : 0;
+	level->jobs_per_min = window_s > 0 ? level->ops * 60.0 / window_s : 0;
 	level->jobs_per_min_per_user = users ? level->jobs_per_min / users : 0;
 	rc = stats_summarize(per_user, users, &s);
 	if (!rc) {

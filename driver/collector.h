@@ -11,6 +11,7 @@
 struct snapshot {
 	uint64_t t_ns;		/* CLOCK_MONOTONIC, middle of the copy */
 	uint64_t *ops;		/* [users * n_entries] */
+	uint64_t *inner;	/* an AIM7 job's inner operations */
 	uint64_t *errors;
 };
 
@@ -21,6 +22,15 @@ void snapshot_free(struct snapshot *s);
  * copy (many users) skews t0 and t1 alike. */
 void snapshot_take(struct snapshot *s, const struct arena *a,
 		   unsigned int users);
+
+/*
+ * The jobs done between two snapshots, all users and entries: a micro
+ * job's by its ops; an AIM7 job's by its inner operations over the inner
+ * operations of one job, so that a job in flight at either end counts by
+ * its share of the window. With t0 NULL, counted from zero.
+ */
+double snapshot_jobs(const struct snapshot *t0, const struct snapshot *t1,
+		     const struct mix *mix, unsigned int users);
 
 /* Fills the measured part of `level` (window, ops, throughput, per-user
  * spread, per-job counts) from t0 and t1. */

@@ -199,6 +199,8 @@ static void add_mix(struct builder *b, cJSON *root, const struct mix *m)
 		add_str(b, e, "name", j->name);
 		add_num(b, e, "weight", m->entries[i].weight);
 		add_str(b, e, "family", j->family);
+		add_str(b, e, "units",
+			j->units == JOB_UNITS_AIM7 ? "aim7" : "micro");
 		add_str(b, e, "unit", j->unit);
 		/* Jobs whose op size follows the level give it per level. */
 		if (!j->inner_ops_for)

@@ -23,7 +23,9 @@ struct job_result {
 	const char *name;
 	const char *unit;	/* what an inner op is */
 	unsigned int weight;
-	uint64_t ops;		/* inside the window */
+	/* Jobs inside the window: an AIM7 job in flight at t0 or t1 counts
+	 * by the share of its inner operations inside it. */
+	double ops;
 	uint64_t errors;	/* inside the window */
 	int last_errno;		/* of the last error, 0 when none */
 	unsigned long inner_ops; /* per op, at this level's file size */
@@ -100,7 +102,7 @@ struct level_result {
 	 * CPU time as a share of one CPU, and its peak resident memory. */
 	double driver_cpu_pct;
 	long driver_max_rss_kb;
-	uint64_t ops;			/* all jobs, inside the window */
+	double ops;			/* all jobs, inside the window */
 	uint64_t errors;
 	double jobs_per_min;
 	double jobs_per_min_per_user;

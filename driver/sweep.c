@@ -219,16 +219,6 @@ static int write_result(struct sweep *s)
 	return 0;
 }
 
-static uint64_t snapshot_sum(const struct snapshot *sn, const struct arena *a,
-			     unsigned int users)
-{
-	uint64_t total = 0;
-
-	for (size_t i = 0; i < (size_t)users * a->n_entries; i++)
-		total += sn->ops[i];
-	return total;
-}
-
 /*
  * The window, from t0 to t1 = t0 + runtime: every --interval the parent
  * adds up the counters and notes the elapsed time it really measured, and
@@ -242,8 +232,8 @@ static bool sample_window(struct sweep *s, struct level_run *lr,
 	const struct run_params *p = s->params;
 	uint64_t t0 = s->t0.t_ns, t1 = t0 + (uint64_t)(p->runtime_s * NSEC_PER_SEC);
 	uint64_t step = (uint64_t)(p->interval_s * NSEC_PER_SEC);
-	uint64_t prev_t = t0, prev_ops = snapshot_sum(&s->t0, &s->arena, users);
-	uint64_t ops0 = prev_ops;
+	uint64_t prev_t = t0;
+	double prev_ops = 0;	/* jobs since t0 */
 	size_t cap = (size_t)(p->runtime_s / p->interval_s) + 2;
 	double rq_sum = 0, *jpm;
 	struct sysview v;
@@ -253,22 +243,19 @@ static bool sample_window(struct sweep *s, struct level_run *lr,
 	level->intervals = calloc(cap, sizeof(*level->intervals));
 	level->run_queue_min = 1e300;
 	for (uint64_t next = t0 + step; ; next += step) {
-		uint64_t t, ops;
+		uint64_t t;
+		double ops;
 
 		if (next > t1)
 			next = t1;
 		if (!sleep_until_ns(next, &run_interrupted))
 			return false;
-		if (next >= t1) {
-			/* The last interval ends at t1 itself, so that the
-			 * intervals add up to the window's ops. */
-			snapshot_take(&s->t1, &s->arena, users);
-			ops = snapshot_sum(&s->t1, &s->arena, users);
-			t = s->t1.t_ns;
-		} else {
-			ops = arena_total_ops(&s->arena, users);
-			t = now_ns();
-		}
+		/* Each sample is a snapshot, the last one at t1 itself, so
+		 * that the intervals add up to the window's jobs; only the
+		 * last one stays in t1. */
+		snapshot_take(&s->t1, &s->arena, users);
+		ops = snapshot_jobs(&s->t0, &s->t1, s->mix, users);
+		t = s->t1.t_ns;
 		sysview_read(&v);
 		if (v.valid) {
 			rq_sum += v.procs_running;
@@ -284,7 +271,7 @@ static bool sample_window(struct sweep *s, struct level_run *lr,
 
 			is->start_s = (double)(prev_t - t0) / NSEC_PER_SEC;
 			is->elapsed_s = (double)(t - prev_t) / NSEC_PER_SEC;
-			is->jobs_per_min = (double)(ops - prev_ops) * 60.0 /
+			is->jobs_per_min = (ops - prev_ops) * 60.0 /
 					   is->elapsed_s;
 		}
 		prev_t = t;
@@ -308,7 +295,7 @@ static bool sample_window(struct sweep *s, struct level_run *lr,
 			progress_show("%s: %.1f of %g s, %.1f jobs/min so far", tag,
 				      (double)(t - t0) / NSEC_PER_SEC,
 				      p->runtime_s,
-				      (double)(ops - ops0) * 60.0 * NSEC_PER_SEC /
+				      ops * 60.0 * NSEC_PER_SEC /
 					      (double)(t - t0));
 	}
 	level->run_queue_mean = rq_n ? rq_sum / (double)rq_n : 0;

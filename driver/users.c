@@ -37,6 +37,9 @@ struct user_entry {
 	const struct job *job;
 	void *state;
 	struct entry_counters *counters;
+	/* An AIM7 job's count of inner operations (counters->inner), NULL
+	 * for a micro job. */
+	uint64_t *progress;
 	struct hist *hist;	/* NULL without latency */
 	uint32_t sample_every;	/* time one op in this many */
 	uint32_t countdown;	/* ops until the next timed one */
@@ -229,7 +232,9 @@ static inline bool user_op_failed(struct user_entry *ue, int rc)
 /*
  * The measured loop of a mix. Each op bumps its entry's counter with a
  * relaxed store: one writer per counter, and the parent only needs to see
- * the value eventually. The stop word is read once per op. Returns NULL,
+ * the value eventually. The stop word is read once per op. An AIM7 op
+ * that fails takes back the inner operations it reported, so that only
+ * the work of ops that succeed, or are still going, counts. Returns NULL,
  * or the entry whose failures ended the loop.
  *
  * Hot, as the null job's run function is: GCC places hot functions side
@@ -250,6 +255,7 @@ static struct user_entry *user_loop(const struct arena_header *hdr,
 	while (__atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != gen) {
 		struct user_entry *ue = &entries[order[i]];
 		struct entry_counters *c = ue->counters;
+		uint64_t inner = ue->progress ? *ue->progress : 0;
 		int rc = 0;
 
 		if (ue->prepare)
@@ -264,8 +270,12 @@ static struct user_entry *user_loop(const struct arena_header *hdr,
 		if (!rc) {
 			__atomic_store_n(&c->ops, c->ops + 1, __ATOMIC_RELAXED);
 			ue->streak = 0;
-		} else if (user_op_failed(ue, rc)) {
-			return ue;
+		} else {
+			if (ue->progress)
+				__atomic_store_n(ue->progress, inner,
+						 __ATOMIC_RELAXED);
+			if (user_op_failed(ue, rc))
+				return ue;
 		}
 		if (++i == len)
 			i = 0;
@@ -317,9 +327,9 @@ done:
 }
 
 /*
- * The measured loop of a user with one job: a one-line workfile, the way
- * one system call's scaling is measured, or a mix whose other jobs were
- * skipped. An op then touches no shared page: the count stays in a
+ * The measured loop of a user with one micro job: a one-line workfile, the
+ * way one system call's scaling is measured, or a mix whose other jobs
+ * were skipped. An op then touches no shared page: the count stays in a
  * register, and is stored into the counter, and the stop word read, once
  * per period of N ops, N being the latency sampling period (with latency,
  * the period's last op is the timed one). That keeps each op to the pages
@@ -516,6 +526,9 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		entries[e].run = entries[e].job->run;
 		entries[e].prepare = entries[e].job->prepare;
 		entries[e].counters = &slot->counters[e];
+		entries[e].progress =
+			entries[e].job->units == JOB_UNITS_AIM7 ?
+			&slot->counters[e].inner : NULL;
 		entries[e].ready = false;
 		entries[e].hist = NULL;
 		/* Time the first op: sample_period() sets the period from
@@ -613,11 +626,13 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	user_test_fault(pool, user);
 	if (len) {
 		uint64_t timer_ns = pool->params->timer_ns;
+		/* An AIM7 job is long: the mix loop's cost is noise to it,
+		 * and it takes back a failed op's inner operations. */
 		struct user_entry *bad =
-			len == 1 ? user_loop_single(hdr, gen, &entries[order[0]],
-						    timer_ns) :
-				   user_loop(hdr, gen, entries, order, len,
-					     timer_ns);
+			len == 1 && !entries[order[0]].progress ?
+			user_loop_single(hdr, gen, &entries[order[0]],
+					 timer_ns) :
+			user_loop(hdr, gen, entries, order, len, timer_ns);
 
 		if (bad)
 			user_fail(slot, USER_EXIT_JOB_ERRORS,
