@@ -92,8 +92,9 @@ static const struct run_option run_options[] = {
 	  "seed for each user's job order (default: random, recorded)" },
 	{ "format", required_argument, 'f', "FORMAT",
 	  "stdout: default (the table, a row per level as it ends; with\n"
-	  "interleaved -r, in the last round), simple, json, csv, aim7 or\n"
-	  "lkp (printed at the end; see aimsweep report --help)" },
+	  "interleaved -r, in the last round), simple, json, csv, aim7\n"
+	  "(AIM7's multitask table), reaim (reaim's table) or lkp (printed\n"
+	  "at the end; see aimsweep report --help)" },
 	{ "no-plot", no_argument, OPT_NO_PLOT, NULL,
 	  "do not draw plot.svg and plot.png into the result directory\n"
 	  "(drawn by default when gnuplot is installed)" },
@@ -489,7 +490,7 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 			enum report_format fmt;
 
 			if (!report_format_parse(optarg, &fmt))
-				return usage_error("-f/--format: '%s' is not default, simple, json, csv, aim7 or lkp",
+				return usage_error("-f/--format: '%s' is not " REPORT_FORMAT_NAMES,
 						   optarg);
 			p->format = optarg;
 			break;

@@ -1,5 +1,6 @@
 /* driver/list.c: `aimsweep list`: the jobs and the shipped workfiles. */
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,26 +30,105 @@ static void print_syscalls(FILE *f, const struct job *j)
 		fprintf(f, "none");
 }
 
+/* Whether a job before job_table[i] is of its family. */
+static bool family_listed_before(size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(job_table[k]->family, job_table[i]->family))
+			return true;
+	return false;
+}
+
+/* One line a job, as scripts read it: "  name family unit (xN): syscalls". */
+static void print_job_line(FILE *f, const struct job *j)
+{
+	fprintf(f, "  %-17s %-8s %s ", j->name, j->family, j->unit);
+	if (j->inner_ops_for)
+		fprintf(f, "(x file blocks)");
+	else
+		fprintf(f, "(x%u)", j->inner_ops);
+	fprintf(f, ": ");
+	print_syscalls(f, j);
+	fputc('\n', f);
+}
+
+/* -v: a job's name, family and what it does, then one labelled line for
+ * each of its facts, under the description. */
+static void print_job_block(FILE *f, const struct job *j)
+{
+	static const char indent[] = "                             ";
+
+	fprintf(f, "  %-17s %-8s %s\n", j->name, j->family, j->summary);
+	fprintf(f, "%sunits: %s\n", indent,
+		j->units == JOB_UNITS_AIM7 ? "AIM7" : "micro");
+	fprintf(f, "%sunit of an inner op: %s\n", indent, j->unit);
+	if (j->inner_ops_for)
+		fprintf(f, "%sinner ops per op: one per block of the user's file\n",
+			indent);
+	else
+		fprintf(f, "%sinner ops per op: %u\n", indent, j->inner_ops);
+	fprintf(f, "%ssyscalls per op: ", indent);
+	print_syscalls(f, j);
+	fputc('\n', f);
+	if (j->setup)
+		fprintf(f, "%sbefore each op, untimed: %s\n", indent, j->setup);
+	if (j->deviation)
+		fprintf(f, "%sdeviation from reaim: %s\n", indent, j->deviation);
+}
+
+/*
+ * The jobs in two groups, by what one op of them is, since jobs/min
+ * means a different thing in each; within a group, family by family.
+ * Job lines start with two spaces and the name, and nothing else in
+ * `list jobs` does: scripts pick them out so.
+ */
 static void list_jobs(FILE *f, bool verbose)
 {
-	fprintf(f, "# jobs: name, family, unit of an inner op (inner ops per op), syscalls per op\n");
-	for (size_t i = 0; i < job_table_len; i++) {
-		const struct job *j = job_table[i];
+	static const struct {
+		enum job_units units;
+		const char *name;
+		const char *op;
+	} groups[] = {
+		{ JOB_UNITS_MICRO, "micro",
+		  "aimsweep's own: one op is one operation" },
+		{ JOB_UNITS_AIM7, "AIM7",
+		  "in AIM7 units: one op is the work of one AIM7 job, as reaim counts it" },
+	};
+	bool first = true;
 
-		fprintf(f, "  %-17s %-8s %s ", j->name, j->family, j->unit);
-		if (j->inner_ops_for)
-			fprintf(f, "(x file blocks)");
-		else
-			fprintf(f, "(x%u)", j->inner_ops);
-		fprintf(f, ": ");
-		print_syscalls(f, j);
-		fputc('\n', f);
-		if (!verbose)
+	if (verbose)
+		fprintf(f, "# jobs: name, family, what it does; then its units, unit of an inner op,\n"
+			   "# inner ops per op, syscalls per op, untimed setup, deviation from reaim\n");
+	else
+		fprintf(f, "# jobs: name, family, unit of an inner op (inner ops per op), syscalls per op\n");
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		size_t n = 0;
+
+		for (size_t i = 0; i < job_table_len; i++)
+			n += job_table[i]->units == groups[g].units;
+		if (!n)
 			continue;
-		fprintf(f, "  %-17s %-8s %s\n", "", "", j->summary);
-		if (j->setup)
-			fprintf(f, "  %-17s %-8s before each op, untimed: %s\n",
-				"", "", j->setup);
+		if (!first)
+			fputc('\n', f);
+		first = false;
+		fprintf(f, "# %zu %s job%s, %s\n", n, groups[g].name,
+			n == 1 ? "" : "s", groups[g].op);
+		/* Families in the order the table first names them. */
+		for (size_t i = 0; i < job_table_len; i++) {
+			if (family_listed_before(i))
+				continue;
+			for (size_t k = i; k < job_table_len; k++) {
+				const struct job *j = job_table[k];
+
+				if (j->units != groups[g].units ||
+				    strcmp(j->family, job_table[i]->family))
+					continue;
+				if (verbose)
+					print_job_block(f, j);
+				else
+					print_job_line(f, j);
+			}
+		}
 	}
 }
 
@@ -133,9 +213,11 @@ int list_main(int argc, char **argv)
 			verbose = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("Usage: aimsweep list [jobs|workfiles] [-v]\n"
-			       "Lists the jobs (name, family, the unit of an inner op and how\n"
-			       "many one op makes, the syscalls one op makes; -v adds what a\n"
-			       "job does and its untimed setup) and the shipped workfiles.\n");
+			       "Lists the jobs, micro jobs then AIM7 jobs, family by family\n"
+			       "(name, family, the unit of an inner op and how many one op\n"
+			       "makes, the syscalls one op makes; -v gives each job a block:\n"
+			       "what it does, those facts a line each, its untimed setup and\n"
+			       "where it deviates from reaim), and the shipped workfiles.\n");
 			return EXIT_OK;
 		} else if (!what && (!strcmp(argv[i], "jobs") ||
 				     !strcmp(argv[i], "workfiles")))

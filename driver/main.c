@@ -28,7 +28,7 @@ static void usage(FILE *f)
 		"Commands:\n"
 		"  run [options] [WORKFILE]   run a user ramp (aimsweep run --help)\n"
 		"  list [jobs|workfiles] [-v] show the jobs and shipped workfiles\n"
-		"  report [-f FORMAT] FILE    print a result.json: table, csv, aim7, lkp...\n"
+		"  report [-f FORMAT] FILE    print a result.json: table, csv, aim7, reaim...\n"
 		"  compare A B [--fail-above PCT] [--noise PCT]\n"
 		"                             jobs/min per level and job, B against A\n"
 		"  plot FILE... [-o OUT.svg]  draw results with gnuplot (svg or png)\n"

@@ -17,6 +17,7 @@ static const char *const format_names[] = {
 	[REPORT_JSON] = "json",
 	[REPORT_CSV] = "csv",
 	[REPORT_AIM7] = "aim7",
+	[REPORT_REAIM] = "reaim",
 	[REPORT_LKP] = "lkp",
 };
 
@@ -294,9 +295,49 @@ static double user_stddev(const cJSON *level)
 	       (1.0 - json_num(level, "jti") / 100.0);
 }
 
-/* reaim's table, one row per ok level, so that tools that parse AIM7
- * output read ours unchanged. */
+/* A failed level has no numbers for a table row; a comment line says
+ * why it is missing. */
+static void put_failed_comment(FILE *f, const cJSON *level)
+{
+	fprintf(f, "# level %.0f users failed: ", level_users(level));
+	fput_safe(f, level_reason(level));
+	fputc('\n', f);
+}
+
+/*
+ * AIM7's multitask table, one row per ok level. LKP's aim7 parser finds
+ * the header line naming Tasks, jobs/min and jti and reads fields 2 to 6
+ * of the very next line as numbers, so the first row follows the header
+ * directly, every field is a plain number, and the failed levels are
+ * commented after the last row rather than among the rows.
+ */
 static void print_aim7(FILE *f, const cJSON *root)
+{
+	const cJSON *l;
+
+	fprintf(f, "%5s %11s %4s %14s %9s %9s\n", "Tasks", "jobs/min", "jti",
+		"jobs/min/task", "real", "cpu");
+	cJSON_ArrayForEach(l, result_levels(root)) {
+		if (!level_is_ok(l))
+			continue;
+		fprintf(f, "%5.0f", level_users(l));
+		put_col(f, 11, 2, json_num(l, "jobs_per_min"));
+		put_col(f, 4, 0, json_num(l, "jti"));
+		put_col(f, 14, 4, json_num(l, "jobs_per_min_per_user"));
+		put_col(f, 9, 2, json_num(l, "window_s"));
+		/* AIM7's cpu: the CPU time its tasks used, user and system. */
+		put_col(f, 9, 2, json_num2(l, "rusage", "utime_s") +
+				 json_num2(l, "rusage", "stime_s"));
+		fputc('\n', f);
+	}
+	cJSON_ArrayForEach(l, result_levels(root))
+		if (!level_is_ok(l))
+			put_failed_comment(f, l);
+}
+
+/* reaim's table, one row per ok level, so that tools that parse reaim's
+ * output read ours unchanged. */
+static void print_reaim(FILE *f, const cJSON *root)
 {
 	const cJSON *l, *peak = peak_level(root);
 	double max = peak ? json_num(peak, "jobs_per_min") : NAN;
@@ -312,10 +353,7 @@ static void print_aim7(FILE *f, const cJSON *root)
 		double sd = user_stddev(l);
 
 		if (!level_is_ok(l)) {
-			fprintf(f, "# level %.0f users failed: ",
-				level_users(l));
-			fput_safe(f, level_reason(l));
-			fputc('\n', f);
+			put_failed_comment(f, l);
 			continue;
 		}
 		fprintf(f, "%-7.0f ", level_users(l));
@@ -409,6 +447,9 @@ int report_print(FILE *f, const cJSON *root, enum report_format fmt,
 	case REPORT_AIM7:
 		print_aim7(f, root);
 		break;
+	case REPORT_REAIM:
+		print_reaim(f, root);
+		break;
 	case REPORT_LKP:
 		print_lkp(f, root);
 		break;
@@ -434,7 +475,13 @@ void report_usage(FILE *f)
 		"           user_median,user_max,jti,utime_s,stime_s,errors,reason;\n"
 		"           a failed level has status failed, empty numbers and its\n"
 		"           reason, quoted as RFC 4180 says; lines end in LF\n"
-		"  aim7     reaim's table: Num Forked (users), Parent Time\n"
+		"  aim7     AIM7's multitask table, the layout LKP's aim7 parser\n"
+		"           reads: a header line \"Tasks jobs/min jti jobs/min/task\n"
+		"           real cpu\", then one row per ok level, right after it:\n"
+		"           users, jobs/min, JTI (0 to 100), jobs/min per user,\n"
+		"           window_s, the users' CPU seconds (utime + stime); then\n"
+		"           a line \"# level N users failed: why\" per failed level\n"
+		"  reaim    reaim's table: Num Forked (users), Parent Time\n"
 		"           (window_s), Child SysTime and Child UTime (the users'\n"
 		"           rusage over the level), Jobs per Minute, Jobs/min/Child,\n"
 		"           Std_dev (of the users' jobs/min; from jti when the file\n"
@@ -474,7 +521,7 @@ int report_main(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (!report_format_parse(optarg, &fmt)) {
-				msg_error("report: unknown format '%s' (default, simple, json, csv, aim7 or lkp)",
+				msg_error("report: unknown format '%s' (" REPORT_FORMAT_NAMES ")",
 					  optarg);
 				return EXIT_USAGE;
 			}

@@ -12,11 +12,15 @@ enum report_format {
 	REPORT_SIMPLE,		/* "users jobs_per_min", one ok level a line */
 	REPORT_JSON,		/* the document, printed again */
 	REPORT_CSV,		/* a header and one row per level */
-	REPORT_AIM7,		/* reaim's table */
+	REPORT_AIM7,		/* AIM7's multitask table */
+	REPORT_REAIM,		/* reaim's table */
 	REPORT_LKP,		/* "key: value" lines */
 };
 
-/* "default", "simple", "json", "csv", "aim7", "lkp"; false otherwise. */
+/* The names report_format_parse() takes, for messages. */
+#define REPORT_FORMAT_NAMES "default, simple, json, csv, aim7, reaim or lkp"
+
+/* One of REPORT_FORMAT_NAMES; false otherwise. */
 bool report_format_parse(const char *name, enum report_format *fmt);
 
 /*

@@ -476,6 +476,21 @@ static void add_level(struct builder *b, cJSON *levels,
 	add_capture(b, o, l, p);
 }
 
+cJSON *level_to_json(const struct level_result *l,
+		     const struct run_params *p)
+{
+	struct builder b = { 0 };
+	cJSON *levels = cJSON_CreateArray(), *o = NULL;
+
+	if (!levels)
+		return NULL;
+	add_level(&b, levels, l, p);
+	if (!b.failed)
+		o = cJSON_DetachItemFromArray(levels, 0);
+	cJSON_Delete(levels);
+	return o;
+}
+
 /* The knee: the first ok level whose efficiency fell below --knee. */
 static void add_knee(struct builder *b, cJSON *sum, const struct run_result *r)
 {

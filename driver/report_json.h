@@ -10,6 +10,10 @@
 
 /* The whole document; the caller deletes it. NULL when out of memory. */
 cJSON *result_to_json(const struct run_result *r);
+/* One level as levels[] holds it; the caller deletes it. NULL when out of
+ * memory. */
+cJSON *level_to_json(const struct level_result *l,
+		     const struct run_params *p);
 /* Writes result.json atomically: a temporary file in the same directory,
  * fsync, rename over the old one, fsync of the directory. */
 int result_write(const struct run_result *r, const char *path, char *err,

@@ -1,63 +1,55 @@
-/* driver/report_text.c: the human-readable table on stdout. */
+/* driver/report_text.c: the default table as a run prints it, row by row. */
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
+#include "driver/report_formats.h"
+#include "driver/report_json.h"
 #include "driver/report_text.h"
 #include "driver/util.h"
+
+/*
+ * A run hands its results to the renderer of `aimsweep report` as the
+ * JSON it writes, so that a row printed live and the same row printed
+ * from result.json cannot drift apart.
+ */
 
 void report_text_header(FILE *f, const struct run_result *r,
 			const char *json_path)
 {
-	const struct run_params *p = r->params;
-	char levels[96];
+	cJSON *root = result_to_json(r);
 
-	levels_describe(levels, sizeof(levels), p->levels, p->n_levels);
-	fprintf(f, "# aimsweep %s: workfile %s (%zu job%s), %s, ",
-		PACKAGE_VERSION, r->mix->name, r->mix->n_entries,
-		r->mix->n_entries == 1 ? "" : "s", levels);
-	fprintf(f, "%g s per level after %g s warm-up\n", p->runtime_s,
-		p->warmup_s);
-	fprintf(f, "# host %s, Linux %s, %u CPUs, %.1f GiB\n",
-		r->host.hostname, r->host.kernel_release, r->host.cpus_online,
-		(double)r->host.memory_bytes / (1024.0 * 1024 * 1024));
-	fprintf(f, "# results %s\n", json_path);
-	fprintf(f, "%7s %14s %13s %12s %12s %12s %6s %9s %9s  %s\n", "users",
-		"jobs/min", "jobs/min/user", "user min", "user median",
-		"user max", "JTI", "utime s", "stime s", "status");
+	if (!root) {
+		msg_error("out of memory");
+		return;
+	}
+	report_default_header(f, root, json_path);
+	cJSON_Delete(root);
 	fflush(f);
 }
 
-void report_text_level(FILE *f, const struct level_result *l)
+void report_text_level(FILE *f, const struct run_result *r, size_t i)
 {
-	if (l->status != LEVEL_OK) {
-		fprintf(f, "%7u  FAILED: %s\n", l->users, l->reason);
-		fflush(f);
+	cJSON *level = level_to_json(&r->levels[i], r->params);
+
+	if (!level) {
+		msg_error("out of memory");
 		return;
 	}
-	fprintf(f, "%7u %14.1f %13.1f %12.1f %12.1f %12.1f %6.1f %9.2f %9.2f  %s",
-		l->users, l->jobs_per_min, l->jobs_per_min_per_user,
-		l->user_min, l->user_median, l->user_max, l->jti,
-		l->rusage.utime_s, l->rusage.stime_s, "ok");
-	if (l->errors)
-		fprintf(f, " (%llu errors)", (unsigned long long)l->errors);
-	fputc('\n', f);
+	report_default_level(f, level);
+	cJSON_Delete(level);
 	fflush(f);
 }
 
 void report_text_summary(FILE *f, const struct run_result *r)
 {
-	long peak = result_peak_level(r);
-	size_t ok = 0;
+	cJSON *root = result_to_json(r);
 
-	for (size_t i = 0; i < r->n_levels; i++)
-		ok += r->levels[i].status == LEVEL_OK;
-	fprintf(f, "# %zu level%s ok, %zu failed", ok, ok == 1 ? "" : "s",
-		r->n_levels - ok);
-	if (peak >= 0)
-		fprintf(f, "; peak %.1f jobs/min at %u user%s",
-			r->levels[peak].jobs_per_min, r->levels[peak].users,
-			r->levels[peak].users == 1 ? "" : "s");
-	if (r->status == RUN_INTERRUPTED)
-		fprintf(f, "; interrupted");
-	fputc('\n', f);
+	if (!root) {
+		msg_error("out of memory");
+		return;
+	}
+	report_default_summary(f, root);
+	cJSON_Delete(root);
 	fflush(f);
 }

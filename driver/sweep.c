@@ -800,8 +800,8 @@ static int run_interleaved(struct sweep *s)
 			if (rounds_failed(&rd, i, n)) {
 				if (k == n - 1 && live_table(p)) {
 					progress_clear();
-					report_text_level(stdout,
-							  &s->result.levels[i]);
+					report_text_level(stdout, &s->result,
+							  i);
 					rd.final[i] = true;
 				}
 				continue;
@@ -828,7 +828,7 @@ static int run_interleaved(struct sweep *s)
 				status = EXIT_RUN_FAILED;
 			if (k == n - 1 && live_table(p)) {
 				progress_clear();
-				report_text_level(stdout, &s->result.levels[i]);
+				report_text_level(stdout, &s->result, i);
 				rd.final[i] = true;
 			}
 			if (write_result(s)) {
@@ -853,7 +853,7 @@ static int run_interleaved(struct sweep *s)
 	progress_clear();
 	for (size_t i = 0; live_table(p) && i < s->result.n_levels; i++)
 		if (!rd.final[i])
-			report_text_level(stdout, &s->result.levels[i]);
+			report_text_level(stdout, &s->result, i);
 	rounds_free(s, &rd);
 	return status;
 }
@@ -968,8 +968,8 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 		crossed = scale_level(&s.result, p);
 		progress_clear();
 		if (live_table(p))
-			report_text_level(stdout,
-					  &s.result.levels[s.result.n_levels - 1]);
+			report_text_level(stdout, &s.result,
+					  s.result.n_levels - 1);
 		if (level.status != LEVEL_OK)
 			status = EXIT_RUN_FAILED;
 		if (write_result(&s)) {

@@ -81,4 +81,18 @@ grep -q '^aimsweep [0-9]' "$test_dir/stdout" || fail "no version"
 expect_status 0 run_aimsweep list
 grep -q 'getppid' "$test_dir/stdout" || fail "list lacks getppid"
 grep -q 'syscall-mix .*(default)' "$test_dir/stdout" || fail "list lacks workfiles"
+# list jobs: every job once, under a group header that counts it (micro
+# jobs, then AIM7 jobs); -v lists the same jobs, each with its units.
+expect_status 0 run_aimsweep list jobs
+awk '/^  [a-z]/ { print $1 }' "$test_dir/stdout" | sort >"$test_dir/jobs"
+[ "$(wc -l <"$test_dir/jobs")" -ge 6 ] || fail "list jobs shows too few jobs"
+[ -z "$(uniq -d "$test_dir/jobs")" ] || fail "list jobs repeats $(uniq -d "$test_dir/jobs")"
+awk '/^# [0-9]+ (micro|AIM7) jobs?, / { n += $2 } /^  [a-z]/ { jobs++ }
+	END { exit n != jobs || !jobs }' "$test_dir/stdout" ||
+	fail "list jobs: the group headers do not count the job lines"
+expect_status 0 run_aimsweep list jobs -v
+awk '/^  [a-z]/ { print $1 }' "$test_dir/stdout" | sort >"$test_dir/jobs-v"
+cmp -s "$test_dir/jobs" "$test_dir/jobs-v" || fail "list jobs -v lists other jobs"
+[ "$(grep -cE '^ +units: (AIM7|micro)$' "$test_dir/stdout")" = "$(wc -l <"$test_dir/jobs")" ] ||
+	fail "list jobs -v: not one units line per job"
 pass

@@ -104,22 +104,82 @@ same_number ".summary.peak_users" "$(lkp max_jobs_per_min_users)" "lkp max_jobs_
 same_number ".summary.peak_users as \$u | first(.levels[] | select(.users == \$u)).jti" \
 	"$(lkp jti)" "lkp jti"
 
-# aim7: reaim's columns: Num Forked, Parent Time, Child SysTime, Child
+# aim7: AIM7's multitask table, read as LKP's aim7 parser reads it: the
+# line right after the header naming Tasks, jobs/min and jti, fields 2 to
+# 6 as numbers. run -f aim7 prints it as report -f aim7 prints that run's
+# result.json, and both carry the JSON's numbers to the printed precision.
+#
+# aim7_row FILE: the line after FILE's AIM7 header.
+aim7_row() {
+	awk '/Tasks/ && /jobs\/min/ && /jti/ { if ((getline) > 0) print; exit }' "$1"
+}
+
+# check_aim7_row FILE JSON I WHAT: aim7_row FILE is level I of JSON:
+# Tasks, then jobs/min, jti, jobs/min/task, real and cpu (utime + stime)
+# as plain numbers within half a unit of their last printed digit.
+check_aim7_row() {
+	want=$(jq -r ".levels[$3] | \"\(.users) \(.jobs_per_min) \(.jti) \(.jobs_per_min_per_user) \(.window_s) \(.rusage.utime_s + .rusage.stime_s)\"" "$2")
+	aim7_row "$1" | awk -v want="$want" -v what="$4" '
+		BEGIN {
+			split("Tasks jobs/min jti jobs/min/task real cpu", name, " ")
+			split("0 0.005 0.5 0.00005 0.005 0.005", eps, " ")
+			split(want, w, " ")
+		}
+		function bad(msg) { print what ": " msg > "/dev/stderr"; failed = 1 }
+		{
+			rows++
+			if (NF != 6)
+				bad(NF " fields after the header, want 6: " $0)
+			for (i = 1; i <= 6; i++) {
+				if ($i !~ /^[0-9]+(\.[0-9]+)?$/) {
+					bad(name[i] " \"" $i "\" is not a plain number")
+					continue
+				}
+				d = $i - w[i]
+				if (d > eps[i] + 1e-9 || -d > eps[i] + 1e-9)
+					bad(name[i] " " $i ", want " w[i])
+			}
+		}
+		END {
+			if (rows != 1)
+				bad("no line after a header naming Tasks, jobs/min and jti")
+			exit failed
+		}' || fail "$4: the row after the AIM7 header is not level $3 of $2 (above)"
+}
+
+expect_status 0 run_aimsweep run -f aim7 --no-plot --levels 1,2 -t 0.3 -w 0.1 \
+	-d "$scratch" -o "$out/aim7" "$test_dir/g.wf"
+cp "$test_dir/stdout" "$test_dir/run-aim7.out"
+aim7_json=$(ls "$out"/aim7/*/result.json)
+jq_check "$aim7_json" '[.levels[].status] == ["ok", "ok"]' "aim7 run: both levels ok"
+check_aim7_row "$test_dir/run-aim7.out" "$aim7_json" 0 "run -f aim7"
+report aim7 "$aim7_json"
+check_aim7_row "$test_dir/aim7.out" "$aim7_json" 0 "report -f aim7"
+cmp -s "$test_dir/run-aim7.out" "$test_dir/aim7.out" ||
+	fail "run -f aim7 and report -f aim7 differ: $(diff "$test_dir/run-aim7.out" "$test_dir/aim7.out")"
+[ "$(wc -l <"$test_dir/aim7.out")" = 3 ] || fail "aim7: not a header and 2 rows"
+head -n 1 "$test_dir/aim7.out" | tr -s ' ' | grep -qx ' *Tasks jobs/min jti jobs/min/task real cpu' ||
+	fail "aim7: header is $(head -n 1 "$test_dir/aim7.out")"
+# The second row too, with the first level's row taken out.
+sed 2d "$test_dir/aim7.out" >"$test_dir/aim7-2.out"
+check_aim7_row "$test_dir/aim7-2.out" "$aim7_json" 1 "report -f aim7, level 2"
+
+# reaim: reaim's columns: Num Forked, Parent Time, Child SysTime, Child
 # UTime, Jobs per Minute, Jobs/min/Child, Std_dev, Percent, JTI.
-report aim7
-head -n 2 "$test_dir/aim7.out" | tr -s ' ' >"$test_dir/aim7.head"
-grep -qx 'Num Parent Child Child Jobs per Jobs/min/ Std_dev Percent JTI' "$test_dir/aim7.head" ||
-	fail "aim7: header line 1: $(head -n 1 "$test_dir/aim7.head")"
-grep -qx 'Forked Time SysTime UTime Minute Child' "$test_dir/aim7.head" ||
-	fail "aim7: header line 2: $(sed -n 2p "$test_dir/aim7.head")"
+report reaim
+head -n 2 "$test_dir/reaim.out" | tr -s ' ' >"$test_dir/reaim.head"
+grep -qx 'Num Parent Child Child Jobs per Jobs/min/ Std_dev Percent JTI' "$test_dir/reaim.head" ||
+	fail "reaim: header line 1: $(head -n 1 "$test_dir/reaim.head")"
+grep -qx 'Forked Time SysTime UTime Minute Child' "$test_dir/reaim.head" ||
+	fail "reaim: header line 2: $(sed -n 2p "$test_dir/reaim.head")"
 # Std_dev is per_user_jobs_per_min.stddev, or where a result.json has none,
 # recovered from jti = 100 * (1 - stddev / mean).
 jq -r '.levels[] | "\(.users) \(.window_s) \(.rusage.stime_s) \(.rusage.utime_s) \(.jobs_per_min) \(.jobs_per_min_per_user) \(.jti) \(.per_user_jobs_per_min.stddev // (.jobs_per_min_per_user * (1 - .jti / 100)))"' \
-	"$json" >"$test_dir/aim7.want"
+	"$json" >"$test_dir/reaim.want"
 max=$(jq '.summary.peak_jobs_per_min' "$json")
-awk -v max="$max" -v want="$test_dir/aim7.want" '
+awk -v max="$max" -v want="$test_dir/reaim.want" '
 	function near(a, b, eps) { return a - b <= eps && b - a <= eps }
-	function bad(msg) { print "aim7: " msg > "/dev/stderr"; failed = 1 }
+	function bad(msg) { print "reaim: " msg > "/dev/stderr"; failed = 1 }
 	# A table row: 9 numeric columns.
 	NF == 9 {
 		for (i = 1; i <= 9; i++)
@@ -151,7 +211,7 @@ awk -v max="$max" -v want="$test_dir/aim7.want" '
 		if (users[1] != 1 || users[2] != 2) bad("Num Forked not 1 then 2")
 		if (maxline != 1) bad(maxline " Max Jobs per Minute lines")
 		exit failed
-	}' "$test_dir/aim7.out" || fail "aim7 table (above)"
+	}' "$test_dir/reaim.out" || fail "reaim table (above)"
 
 # json: the same document.
 report json
@@ -159,18 +219,27 @@ jq -S . "$json" >"$test_dir/want.json"
 jq -S . "$test_dir/json.out" >"$test_dir/got.json" || fail "json: not JSON"
 cmp -s "$test_dir/want.json" "$test_dir/got.json" || fail "json: not the same document"
 
-# A failed level: csv quotes its reason, aim7 comments it, lkp and simple
+# A failed level: csv quotes its reason, reaim and aim7 comment it, lkp and simple
 # carry no numbers for it, default says FAILED.
 jq '.levels[1] = {users: 2, status: "failed", reason: "user 1 (pid 7) said \"no\", then died"}' \
 	"$json" >"$test_dir/failed.json"
 report csv "$test_dir/failed.json"
 sed -n 3p "$test_dir/csv.out" | grep -qx '2,failed,,,,,,,,,,,"user 1 (pid 7) said ""no"", then died"' ||
 	fail "csv: failed row is $(sed -n 3p "$test_dir/csv.out")"
-report aim7 "$test_dir/failed.json"
-grep -qx '# level 2 users failed: user 1 (pid 7) said "no", then died' "$test_dir/aim7.out" ||
-	fail "aim7: no failed-level comment"
-grep -qE '^1 +([0-9.]+ +){6}0\.00 +100$' "$test_dir/aim7.out" ||
-	fail "aim7: a 1-user level has a spread: $(grep '^1 ' "$test_dir/aim7.out")"
+report reaim "$test_dir/failed.json"
+grep -qx '# level 2 users failed: user 1 (pid 7) said "no", then died' "$test_dir/reaim.out" ||
+	fail "reaim: no failed-level comment"
+grep -qE '^1 +([0-9.]+ +){6}0\.00 +100$' "$test_dir/reaim.out" ||
+	fail "reaim: a 1-user level has a spread: $(grep '^1 ' "$test_dir/reaim.out")"
+# aim7 has no row for a failed level, even a first one: the row after the
+# header is the first ok level, and the failure is a comment after the rows.
+jq '.levels[0] = {users: 1, status: "failed", reason: "user 0 died"}' \
+	"$json" >"$test_dir/failed-first.json"
+report aim7 "$test_dir/failed-first.json"
+check_aim7_row "$test_dir/aim7.out" "$test_dir/failed-first.json" 1 "aim7, first level failed"
+[ "$(tail -n 1 "$test_dir/aim7.out")" = '# level 1 users failed: user 0 died' ] ||
+	fail "aim7: the failed level is not commented last: $(tail -n 1 "$test_dir/aim7.out")"
+[ "$(wc -l <"$test_dir/aim7.out")" = 3 ] || fail "aim7: a row for a failed level"
 report lkp "$test_dir/failed.json"
 grep -qx 'users.2.status: failed' "$test_dir/lkp.out" || fail "lkp: users.2.status"
 grep -q '^users\.2\.jobs_per_min' "$test_dir/lkp.out" && fail "lkp: numbers for a failed level"
@@ -201,7 +270,7 @@ expect_status 2 run_aimsweep report
 expect_status 2 run_aimsweep report "$json" "$json"
 expect_status 2 run_aimsweep report -f
 expect_status 0 run_aimsweep report --help
-for f in default simple json csv aim7 lkp; do
+for f in default simple json csv aim7 reaim lkp; do
 	grep -q "^  $f " "$test_dir/stdout" || fail "report --help does not document $f"
 done
 

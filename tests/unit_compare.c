@@ -212,10 +212,21 @@ static void test_formats(void)
 		     "jti: 90\n");
 	free(s);
 
+	/* AIM7's multitask table: the first row right after the header
+	 * (LKP's parser reads that line), cpu = utime + stime, and the
+	 * failed level commented after the rows, on one line. */
+	s = report_text(root, REPORT_AIM7);
+	CHECK_STR_EQ(s,
+		     "Tasks    jobs/min  jti  jobs/min/task      real       cpu\n"
+		     "    1     1000.00  100      1000.0000      1.00      0.60\n"
+		     "    2     1600.00   90       800.0000      1.00      1.70\n"
+		     "# level 4 users failed: user 3 (pid 9) said \"no\", then died?badly\n");
+	free(s);
+
 	/* Std_dev from jti: 800 * (1 - 90/100) = 80; Percent, reaim's
 	 * Std_dev Percent, 80 / 800 = 10%, so JTI = 100 - 10. The failed
 	 * level's reason stays on one line. */
-	s = report_text(root, REPORT_AIM7);
+	s = report_text(root, REPORT_REAIM);
 	CHECK_STR_CONTAINS(s, "\n2       1.00      1.50      0.20      1600.00       800.00        80.00        10.00    90\n");
 	CHECK_STR_CONTAINS(s, "\n1       1.00      0.50      0.10      1000.00       1000.00       0.00         0.00     100\n");
 	CHECK_STR_CONTAINS(s, "\n# level 4 users failed: user 3 (pid 9) said \"no\", then died?badly\n");

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum report_format formats[] = {
 		REPORT_DEFAULT, REPORT_SIMPLE, REPORT_JSON, REPORT_CSV,
-		REPORT_AIM7, REPORT_LKP,
+		REPORT_AIM7, REPORT_REAIM, REPORT_LKP,
 	};
 	char err[512];
 	cJSON *root;
