@@ -15,6 +15,10 @@
 /*
  * job_runner --list
  *	prints each job's name and family ("aim7" or "micro"), one a line.
+ * job_runner --syscalls JOB [FILE_SIZE]
+ *	prints the syscalls JOB declares for one op, "name count" a line:
+ *	its table row's per-op count plus per-inner-op count times
+ *	job_inner_ops() at FILE_SIZE (default as below).
  * job_runner JOB N DIR LIBEXEC_DIR [FILE_SIZE]
  *	sets JOB up as user 0 of a 1-user level in DIR, runs N ops, tears
  *	it down. FILE_SIZE defaults to AIM7's FILESIZE 10K + POOLSIZE 1M at
@@ -41,6 +45,28 @@ static void remove_sysv(const int32_t *ids, const uint8_t *kinds)
 	}
 }
 
+/* AIM7's FILESIZE 10K + POOLSIZE 1M, at one user. */
+#define DEFAULT_FILE_SIZE (10240 + 1048576)
+
+static int print_syscalls(const char *name, const char *file_size_arg)
+{
+	const struct job *job = job_find(name);
+	uint64_t file_size = DEFAULT_FILE_SIZE;
+	unsigned long inner;
+
+	if (!job) {
+		fprintf(stderr, "job_runner: no job %s\n", name);
+		return 2;
+	}
+	if (file_size_arg)
+		file_size = strtoull(file_size_arg, NULL, 10);
+	inner = job_inner_ops(job, file_size);
+	for (const struct job_syscall *sc = job->syscalls; sc && sc->name; sc++)
+		printf("%s %lu\n", sc->name,
+		       sc->per_op + (unsigned long)sc->per_inner * inner);
+	return 0;
+}
+
 static int list_jobs(void)
 {
 	for (size_t i = 0; i < job_table_len; i++)
@@ -63,8 +89,11 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "--list"))
 		return list_jobs();
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "--syscalls"))
+		return print_syscalls(argv[2], argc == 4 ? argv[3] : NULL);
 	if (argc != 5 && argc != 6) {
-		fprintf(stderr, "usage: job_runner --list | JOB N DIR LIBEXEC_DIR [FILE_SIZE]\n");
+		fprintf(stderr, "usage: job_runner --list | --syscalls JOB [FILE_SIZE] |\n"
+				"       job_runner JOB N DIR LIBEXEC_DIR [FILE_SIZE]\n");
 		return 2;
 	}
 	job = job_find(argv[1]);
@@ -79,7 +108,7 @@ int main(int argc, char **argv)
 	ctx.run_dir = argv[3];
 	ctx.libexec_dir = argv[4];
 	ctx.file_size = argc == 6 ? strtoull(argv[5], NULL, 10) :
-				    10240 + 1048576;
+				    DEFAULT_FILE_SIZE;
 	ctx.seed = 1;
 	ctx.reason = reason;
 	ctx.reason_len = sizeof(reason);
