@@ -1,4 +1,4 @@
-/* jobs/ipc.c: AIM7's pipe, FIFO and shm jobs, and the message loop of net.c too. */
+/* jobs/ipc.c: AIM7's pipe, FIFO and shm jobs and their message loop. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -169,8 +169,7 @@ static int tcp_run(void *state)
 		goto out;
 	}
 	cfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (cfd < 0 ||
-	    connect(cfd, (struct sockaddr *)&laddr, sizeof(laddr)))
+	if (cfd < 0 || connect(cfd, (struct sockaddr *)&laddr, sizeof(laddr)))
 		goto out_errno;
 	err = tcp_accept_own(lfd, cfd, &afd);
 	if (err)
