@@ -57,10 +57,10 @@ void job_unregister_sysv(const struct job_ctx *ctx, int id)
 	if (!ctx->sysv_ids)
 		return;
 	for (int i = 0; i < JOB_SYSV_MAX; i++) {
-		if (ctx->sysv_ids[i] == id + 1) {
-			__atomic_store_n(&ctx->sysv_ids[i], 0, __ATOMIC_RELEASE);
-			return;
-		}
+		if (ctx->sysv_ids[i] != id + 1)
+			continue;
+		__atomic_store_n(&ctx->sysv_ids[i], 0, __ATOMIC_RELEASE);
+		return;
 	}
 }
 
