@@ -1,7 +1,8 @@
-/* jobs/ipc.c: the ipc family of the AIM7 job catalog (pipes, FIFOs, shm). */
+/* jobs/ipc.c: AIM7's pipe, FIFO and shm jobs and their message loop. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
@@ -14,229 +15,264 @@
 #include "jobs/catalog.h"
 
 /*
- * A message is one page: it fits the smallest buffer a pipe can have (a
- * pipe's owner over pipe-user-pages-soft gets small ones), is written
- * atomically (PIPE_BUF), and fits any socket buffer. Each message is
- * written and then read back before the next one, so with both ends in
- * one user nothing can ever block.
+ * AIM7's message sizes, in its order: two rounds of assorted sizes, then
+ * runs of the sizes it attributes to X clients and to databases. The
+ * cycle runs on from one op to the next, as AIM7's counter does.
  */
-#define CHAN_MSG_BYTES 4096
-#define CHAN_MSGS 100
-
-/* Semaphore-guarded stores into the shared segment per op. */
-#define SHM_UPDATES 100
-#define SHM_BYTES 4096
-
-/* One user's end pair of a pipe-like channel, and its message buffers. */
-struct chan_state {
-	int rfd;
-	int wfd;
-	bool stream;		/* a read may return part of a message */
-	uint64_t seq;		/* stamped into each message */
-	unsigned char wbuf[CHAN_MSG_BYTES];
-	unsigned char rbuf[CHAN_MSG_BYTES];
+static const unsigned short aim7_msg_sizes[] = {
+	1, 3, 5, 7, 16, 32, 64, 512, 1024, 2048, 4096,
+	1, 3, 5, 7, 16, 32, 64, 512, 1024, 2048, 4096,
+	32, 32, 32, 32, 32, 32,
+	512, 512, 512, 512, 512,
+	2048, 2048, 2048, 2048,
 };
 
-static struct chan_state *chan_alloc(const struct job_ctx *ctx, bool stream)
+#define AIM7_MSG_SIZES (sizeof(aim7_msg_sizes) / sizeof(aim7_msg_sizes[0]))
+
+/*
+ * AIM7 asks its channel jobs for 100 messages and sends one less: its
+ * loop counts down and stops at one. shared_memory makes its 100.
+ */
+#define CHAN_MSGS 99
+#define SHM_COPIES 100
+
+/* AIM7's segment size; a copy touches at most its first page. */
+#define SHM_BYTES 65536
+
+/*
+ * How long a message may take to arrive before it counts as lost. Only a
+ * datagram over loopback can be lost (a full backlog queue drops it); its
+ * socket is non-blocking so that the job waits here, not forever in
+ * read(). Below the driver's default grace, so a user ends its op first.
+ */
+#define MSG_WAIT_MS 3000
+
+void aim7_msgs_init(struct aim7_msgs *m, const struct job_ctx *ctx,
+		    bool datagram)
+{
+	m->progress = ctx->progress;
+	m->next = 0;
+	m->datagram = datagram;
+	/* AIM7 sends whatever its buffer holds; any content does. */
+	job_fill_random(m->buf, sizeof(m->buf), ctx->seed);
+}
+
+size_t aim7_msg_size(struct aim7_msgs *m)
+{
+	size_t size = aim7_msg_sizes[m->next];
+
+	m->next = (m->next + 1) % AIM7_MSG_SIZES;
+	return size;
+}
+
+/* Waits for fd to become ready after EAGAIN; a timeout is ETIMEDOUT. */
+static int msg_wait(int fd, short events)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+	int n;
+
+	do {
+		n = poll(&pfd, 1, MSG_WAIT_MS);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno;
+	return n ? 0 : ETIMEDOUT;
+}
+
+/* Writes one whole message; a datagram goes out whole or it is EIO. */
+static int msg_write(struct aim7_msgs *m, int fd, size_t size)
+{
+	size_t done = 0;
+	ssize_t n;
+	int err;
+
+	while (done < size) {
+		n = write(fd, m->buf + done, size - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				return errno;
+			err = msg_wait(fd, POLLOUT);
+			if (err)
+				return err;
+			continue;
+		}
+		if (m->datagram && (size_t)n != size)
+			return EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Reads one whole message; end of file or a short datagram is EIO. */
+static int msg_read(struct aim7_msgs *m, int fd, size_t size)
+{
+	size_t done = 0;
+	ssize_t n;
+	int err;
+
+	while (done < size) {
+		n = read(fd, m->buf + done, size - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				return errno;
+			err = msg_wait(fd, POLLIN);
+			if (err)
+				return err;
+			continue;
+		}
+		if (n == 0 || (m->datagram && (size_t)n != size))
+			return EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* One process at both ends, one message in flight: nothing ever blocks. */
+int aim7_msgs_pass(struct aim7_msgs *m, int rfd, int wfd, unsigned int count)
+{
+	size_t size;
+	int err;
+
+	for (unsigned int i = 0; i < count; i++) {
+		size = aim7_msg_size(m);
+		err = msg_write(m, wfd, size);
+		if (!err)
+			err = msg_read(m, rfd, size);
+		if (err)
+			return err;
+		job_progress(m->progress, 1);
+	}
+	return 0;
+}
+
+/* Closes both ends as AIM7 does, read end first; the first error wins. */
+static int close_pair(int rfd, int wfd, int err)
+{
+	if (close(rfd) && !err)
+		err = errno;
+	if (close(wfd) && !err)
+		err = errno;
+	return err;
+}
+
+/* A channel job's state is its messages; the channel is made per op. */
+struct chan_state {
+	struct aim7_msgs msgs;
+	char path[PATH_MAX];	/* fifo_test's FIFO */
+};
+
+static int chan_init(const struct job_ctx *ctx, void **state, bool datagram)
 {
 	struct chan_state *st = malloc(sizeof(*st));
 
 	if (!st)
-		return NULL;
-	st->rfd = -1;
-	st->wfd = -1;
-	st->stream = stream;
-	st->seq = ctx->seed;
-	/* Content the compiler cannot know, so that the copies are real. */
-	job_fill_random(st->wbuf, sizeof(st->wbuf), ctx->seed);
-	return st;
+		return ENOMEM;
+	aim7_msgs_init(&st->msgs, ctx, datagram);
+	st->path[0] = '\0';
+	*state = st;
+	return 0;
+}
+
+static int stream_chan_init(const struct job_ctx *ctx, void **state)
+{
+	return chan_init(ctx, state, false);
+}
+
+static int dgram_chan_init(const struct job_ctx *ctx, void **state)
+{
+	return chan_init(ctx, state, true);
 }
 
 static void chan_fini(void *state)
 {
-	struct chan_state *st = state;
-
-	if (st->rfd >= 0)
-		close(st->rfd);
-	if (st->wfd >= 0 && st->wfd != st->rfd)
-		close(st->wfd);
-	free(st);
+	free(state);
 }
 
-/*
- * Reads one whole message. A stream (pipe, FIFO, stream socket) may hand
- * it back in pieces; a datagram comes whole or it is an error. End of
- * file or a short datagram is EIO.
- */
-static int chan_read(struct chan_state *st)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < sizeof(st->rbuf)) {
-		n = read(st->rfd, st->rbuf + got, sizeof(st->rbuf) - got);
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return EIO;
-		got += (size_t)n;
-		if (!st->stream && got < sizeof(st->rbuf))
-			return EIO;
-	}
-	return 0;
-}
-
-/*
- * After a failed op, empties the channel without blocking, so that a
- * message left behind does not make every later op fail too.
- */
-static void chan_drain(struct chan_state *st)
-{
-	int flags = fcntl(st->rfd, F_GETFL);
-
-	if (flags < 0 || fcntl(st->rfd, F_SETFL, flags | O_NONBLOCK))
-		return;
-	while (read(st->rfd, st->rbuf, sizeof(st->rbuf)) > 0)
-		;
-	fcntl(st->rfd, F_SETFL, flags);
-}
-
-/* One op: CHAN_MSGS messages through the channel, each checked byte for
- * byte; the sequence number in each tells a stale message from a new one. */
-static int chan_run(void *state)
+/* pipe_cpy: a pipe per op, 99 messages through it, both ends closed. */
+static int pipe_run(void *state)
 {
 	struct chan_state *st = state;
-	ssize_t n;
-	int err = 0;
+	int fds[2], err;
 
-	for (unsigned int i = 0; i < CHAN_MSGS; i++) {
-		st->seq++;
-		memcpy(st->wbuf, &st->seq, sizeof(st->seq));
-		n = write(st->wfd, st->wbuf, sizeof(st->wbuf));
-		if (n < 0) {
-			err = errno;
-			goto out;
-		}
-		if ((size_t)n != sizeof(st->wbuf)) {
-			err = EIO;
-			goto out;
-		}
-		err = chan_read(st);
-		if (err)
-			goto out;
-		if (memcmp(st->rbuf, st->wbuf, sizeof(st->wbuf))) {
-			err = EIO;
-			goto out;
-		}
-	}
-	return 0;
-out:
-	chan_drain(st);
-	return err;
+	if (pipe2(fds, O_CLOEXEC))
+		return errno;
+	err = aim7_msgs_pass(&st->msgs, fds[0], fds[1], CHAN_MSGS);
+	return close_pair(fds[0], fds[1], err);
 }
 
-static int pipe_init(const struct job_ctx *ctx, void **state)
+/* stream_pipe and dgram_pipe: the same with an AF_UNIX socket pair. */
+static int socketpair_run(struct chan_state *st, int type)
 {
-	struct chan_state *st = chan_alloc(ctx, true);
-	int fds[2];
+	int fds[2], err;
 
-	if (!st)
-		return ENOMEM;
-	if (pipe2(fds, O_CLOEXEC)) {
-		int err = errno;
-
-		job_set_reason(ctx, "pipe: %s", strerror(err));
-		free(st);
-		return err;
-	}
-	st->rfd = fds[0];
-	st->wfd = fds[1];
-	*state = st;
-	return 0;
+	if (socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, fds))
+		return errno;
+	err = aim7_msgs_pass(&st->msgs, fds[0], fds[1], CHAN_MSGS);
+	return close_pair(fds[0], fds[1], err);
 }
 
-/* A connected pair of AF_UNIX sockets; one end writes, the other reads. */
-static int socketpair_init(const struct job_ctx *ctx, void **state, int type)
+static int stream_pipe_run(void *state)
 {
-	struct chan_state *st = chan_alloc(ctx, type == SOCK_STREAM);
-	int fds[2];
-
-	if (!st)
-		return ENOMEM;
-	if (socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, fds)) {
-		int err = errno;
-
-		job_set_reason(ctx, "socketpair: %s", strerror(err));
-		free(st);
-		return err;
-	}
-	st->wfd = fds[0];
-	st->rfd = fds[1];
-	*state = st;
-	return 0;
+	return socketpair_run(state, SOCK_STREAM);
 }
 
-static int stream_pipe_init(const struct job_ctx *ctx, void **state)
+static int dgram_pipe_run(void *state)
 {
-	return socketpair_init(ctx, state, SOCK_STREAM);
+	return socketpair_run(state, SOCK_DGRAM);
 }
 
-static int dgram_pipe_init(const struct job_ctx *ctx, void **state)
-{
-	return socketpair_init(ctx, state, SOCK_DGRAM);
-}
-
-/*
- * The FIFO is made in the user's directory and opened at both ends: the
- * reader first, non-blocking, because opening one end of a FIFO blocks
- * until the other end is open; then the writer, which now finds a reader.
- * The name is unlinked once both ends are open, so that nothing is left
- * in the directory even if the user is killed; the open FIFO lives on.
- */
 static int fifo_init(const struct job_ctx *ctx, void **state)
 {
-	struct chan_state *st = chan_alloc(ctx, true);
-	char path[PATH_MAX];
-	int err, flags;
+	struct chan_state *st;
+	int err = chan_init(ctx, state, false);
 
-	if (!st)
-		return ENOMEM;
-	err = job_path(path, sizeof(path), ctx->dir, "fifo_test.%u", ctx->user);
+	if (err)
+		return err;
+	st = *state;
+	err = job_path(st->path, sizeof(st->path), ctx->dir, "fifo_test.%u",
+		       ctx->user);
 	if (err) {
 		job_set_reason(ctx, "FIFO path too long");
-		goto out_free;
-	}
-	if (mkfifo(path, 0600)) {
-		err = errno;
-		job_set_reason(ctx, "mkfifo %s: %s", path, strerror(err));
-		goto out_free;
-	}
-	st->rfd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-	if (st->rfd < 0)
-		goto out_errno;
-	st->wfd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (st->wfd < 0)
-		goto out_errno;
-	flags = fcntl(st->rfd, F_GETFL);
-	if (flags < 0 || fcntl(st->rfd, F_SETFL, flags & ~O_NONBLOCK))
-		goto out_errno;
-	if (unlink(path)) {
-		err = errno;
-		job_set_reason(ctx, "unlink %s: %s", path, strerror(err));
 		chan_fini(st);
-		return err;
 	}
-	*state = st;
-	return 0;
-
-out_errno:
-	err = errno;
-	job_set_reason(ctx, "cannot open FIFO %s: %s", path, strerror(err));
-	unlink(path);
-	chan_fini(st);
 	return err;
-out_free:
-	free(st);
+}
+
+/*
+ * fifo_test: AIM7 clears the name, makes the FIFO, opens it twice without
+ * waiting (read-only, then read-write, which needs no reader), passes 99
+ * messages, closes both and removes the name. A user killed mid-op leaves
+ * the FIFO in its scratch directory, which the driver removes.
+ */
+static int fifo_run(void *state)
+{
+	struct chan_state *st = state;
+	const int flags = O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC;
+	int rfd, wfd, err;
+
+	unlink(st->path);
+	if (mkfifo(st->path, 0600))
+		return errno;
+	rfd = open(st->path, O_RDONLY | flags);
+	if (rfd < 0) {
+		err = errno;
+		goto out_unlink;
+	}
+	wfd = open(st->path, O_RDWR | flags);
+	if (wfd < 0) {
+		err = errno;
+		close(rfd);
+		goto out_unlink;
+	}
+	err = aim7_msgs_pass(&st->msgs, rfd, wfd, CHAN_MSGS);
+	err = close_pair(rfd, wfd, err);
+out_unlink:
+	if (unlink(st->path) && !err)
+		err = errno;
 	return err;
 }
 
@@ -248,185 +284,219 @@ union sem_arg {
 };
 
 struct shm_state {
-	int shmid;
-	int semid;
-	volatile uint64_t *seg;	/* the attached segment */
-	uint64_t seq;		/* the value the next update stores */
-	unsigned int slot;	/* where in the segment it goes */
+	struct aim7_msgs msgs;	/* the copy sizes and the private buffer */
+	/* The user's context, for the SysV records each op makes and drops;
+	 * what it points to lives as long as the user. */
+	struct job_ctx ctx;
 };
 
-static void shm_fini(void *state)
-{
-	struct shm_state *st = state;
-
-	if (st->seg)
-		shmdt((const void *)st->seg);
-	/* The segment was marked for removal when attached; this is for an
-	 * init() that failed before that. */
-	if (st->shmid >= 0)
-		shmctl(st->shmid, IPC_RMID, NULL);
-	if (st->semid >= 0)
-		semctl(st->semid, 0, IPC_RMID);
-	free(st);
-}
-
-/*
- * A private segment and a one-count semaphore guarding it, each recorded
- * for the driver the moment it exists. The segment is marked for removal
- * as soon as it is attached: it lives until detached, so it cannot outlive
- * the user however the user ends.
- */
 static int shm_init(const struct job_ctx *ctx, void **state)
 {
-	struct shm_state *st = calloc(1, sizeof(*st));
-	union sem_arg arg;
-	void *addr;
-	int err;
+	struct shm_state *st = malloc(sizeof(*st));
 
 	if (!st)
 		return ENOMEM;
-	st->semid = -1;
-	st->seq = ctx->seed;
-	st->shmid = shmget(IPC_PRIVATE, SHM_BYTES, IPC_CREAT | 0600);
-	if (st->shmid < 0) {
-		err = errno;
-		job_set_reason(ctx, "shmget: %s", strerror(err));
-		goto out;
-	}
-	err = job_register_sysv(ctx, JOB_SYSV_SHM, st->shmid);
-	if (err) {
-		job_set_reason(ctx, "too many SysV objects for one user");
-		goto out;
-	}
-	addr = shmat(st->shmid, NULL, 0);
-	if (addr == (void *)-1) {
-		err = errno;
-		job_set_reason(ctx, "shmat: %s", strerror(err));
-		goto out;
-	}
-	st->seg = addr;
-	if (shmctl(st->shmid, IPC_RMID, NULL)) {
-		err = errno;
-		job_set_reason(ctx, "shmctl IPC_RMID: %s", strerror(err));
-		goto out;
-	}
-	st->shmid = -1;
-
-	st->semid = semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
-	if (st->semid < 0) {
-		err = errno;
-		job_set_reason(ctx, "semget: %s", strerror(err));
-		goto out;
-	}
-	err = job_register_sysv(ctx, JOB_SYSV_SEM, st->semid);
-	if (err) {
-		job_set_reason(ctx, "too many SysV objects for one user");
-		goto out;
-	}
-	arg.val = 1;
-	if (semctl(st->semid, 0, SETVAL, arg)) {
-		err = errno;
-		job_set_reason(ctx, "semctl SETVAL: %s", strerror(err));
-		goto out;
-	}
+	aim7_msgs_init(&st->msgs, ctx, false);
+	st->ctx = *ctx;
 	*state = st;
 	return 0;
-out:
-	shm_fini(st);
-	return err;
+}
+
+static void shm_fini(void *state)
+{
+	free(state);
 }
 
 /*
- * One op: SHM_UPDATES times, take the semaphore, store the next sequence
- * number into the segment, release the semaphore, and check the store.
- * The slot walks through the segment a cache line at a time. glibc makes
- * semop() a semtimedop() without a timeout, which is what strace shows.
+ * AIM7 keys its segment and semaphore by its pid; a user that is a thread
+ * shares its pid, so it takes its own thread id, unique the same way.
+ */
+static key_t shm_key(const struct shm_state *st)
+{
+	return st->ctx.threaded ? (key_t)gettid() : (key_t)getpid();
+}
+
+/*
+ * Creates the op's segment, or its semaphore, and records it for the
+ * driver. A key that some other program's object already has is left to
+ * it (IPC_EXCL); the op then takes a private object instead.
+ */
+static int shm_create(struct shm_state *st, enum job_sysv_kind kind, int *idp)
+{
+	const int flags = IPC_CREAT | IPC_EXCL | 0600;
+	key_t key = shm_key(st);
+	int id, err;
+
+	if (kind == JOB_SYSV_SHM) {
+		id = shmget(key, SHM_BYTES, flags);
+		if (id < 0 && errno == EEXIST)
+			id = shmget(IPC_PRIVATE, SHM_BYTES, flags);
+	} else {
+		id = semget(key, 1, flags);
+		if (id < 0 && errno == EEXIST)
+			id = semget(IPC_PRIVATE, 1, flags);
+	}
+	if (id < 0)
+		return errno;
+	err = job_register_sysv(&st->ctx, kind, id);
+	if (err) {
+		if (kind == JOB_SYSV_SHM)
+			shmctl(id, IPC_RMID, NULL);
+		else
+			semctl(id, 0, IPC_RMID);
+		return err;
+	}
+	*idp = id;
+	return 0;
+}
+
+/* Copies each message into the segment and back, each copy under the
+ * semaphore, as AIM7's writer side and reader side in one process. */
+static int shm_copies(struct shm_state *st, int semid, unsigned char *seg)
+{
+	struct sembuf down = { .sem_num = 0, .sem_op = -1, .sem_flg = 0 };
+	struct sembuf up = { .sem_num = 0, .sem_op = 1, .sem_flg = 0 };
+	unsigned char *buf = st->msgs.buf;
+	size_t size;
+
+	for (unsigned int i = 0; i < SHM_COPIES; i++) {
+		size = aim7_msg_size(&st->msgs);
+		if (semop(semid, &down, 1))
+			return errno;
+		memcpy(seg, buf, size);
+		if (semop(semid, &up, 1) || semop(semid, &down, 1))
+			return errno;
+		memcpy(buf, seg, size);
+		if (semop(semid, &up, 1))
+			return errno;
+		job_progress(st->msgs.progress, 1);
+	}
+	return 0;
+}
+
+/*
+ * shared_memory: per op, a 64 KiB segment and a semaphore set to one,
+ * 100 messages copied into the segment and back under it, then detach and
+ * remove both. glibc makes each semop() a semtimedop() without a timeout,
+ * which is what strace shows.
  */
 static int shm_run(void *state)
 {
 	struct shm_state *st = state;
-	struct sembuf down = { .sem_num = 0, .sem_op = -1, .sem_flg = 0 };
-	struct sembuf up = { .sem_num = 0, .sem_op = 1, .sem_flg = 0 };
-	const unsigned int slots = SHM_BYTES / sizeof(uint64_t);
+	union sem_arg arg = { .val = 1 };
+	int shmid, semid = -1, err;
+	void *seg = (void *)-1;
 
-	for (unsigned int i = 0; i < SHM_UPDATES; i++) {
-		if (semop(st->semid, &down, 1))
-			return errno;
-		st->seq++;
-		st->seg[st->slot] = st->seq;
-		if (semop(st->semid, &up, 1))
-			return errno;
-		if (st->seg[st->slot] != st->seq)
-			return EIO;
-		st->slot = (st->slot + 8) % slots;
+	err = shm_create(st, JOB_SYSV_SHM, &shmid);
+	if (err)
+		return err;
+	err = shm_create(st, JOB_SYSV_SEM, &semid);
+	if (err)
+		goto out;
+	seg = shmat(shmid, NULL, 0);
+	if (seg == (void *)-1) {
+		err = errno;
+		goto out;
 	}
-	return 0;
+	if (semctl(semid, 0, SETVAL, arg)) {
+		err = errno;
+		goto out;
+	}
+	err = shm_copies(st, semid, seg);
+out:
+	if (seg != (void *)-1 && shmdt(seg) && !err)
+		err = errno;
+	if (shmctl(shmid, IPC_RMID, NULL) && !err)
+		err = errno;
+	job_unregister_sysv(&st->ctx, shmid);
+	if (semid >= 0) {
+		if (semctl(semid, 0, IPC_RMID) && !err)
+			err = errno;
+		job_unregister_sysv(&st->ctx, semid);
+	}
+	return err;
 }
 
 const struct job job_pipe_cpy = {
 	.name = "pipe_cpy",
 	.family = "ipc",
+	.units = JOB_UNITS_AIM7,
 	.unit = "Pipe Messages",
 	.inner_ops = CHAN_MSGS,
-	.summary = "write 4 KiB messages into a pipe and read each back",
+	.summary = "make a pipe, pass 99 messages of AIM7's sizes (1 B to "
+		   "4 KiB) through it, close it",
 	.syscalls = (const struct job_syscall[]){
-		{ "write", CHAN_MSGS }, { "read", CHAN_MSGS }, { NULL, 0 } },
-	.init = pipe_init,
-	.run = chan_run,
+		{ "pipe2", 1, 0 }, { "write", 0, 1 }, { "read", 0, 1 },
+		{ "close", 2, 0 }, { NULL, 0, 0 } },
+	.init = stream_chan_init,
+	.run = pipe_run,
 	.fini = chan_fini,
 };
 
 const struct job job_stream_pipe = {
 	.name = "stream_pipe",
 	.family = "ipc",
+	.units = JOB_UNITS_AIM7,
 	.unit = "Stream Pipe Messages",
 	.inner_ops = CHAN_MSGS,
-	.summary = "write 4 KiB messages into an AF_UNIX stream socket pair "
-		   "and read each back",
+	.summary = "make an AF_UNIX stream socket pair, pass 99 messages of "
+		   "AIM7's sizes through it, close it",
 	.syscalls = (const struct job_syscall[]){
-		{ "write", CHAN_MSGS }, { "read", CHAN_MSGS }, { NULL, 0 } },
-	.init = stream_pipe_init,
-	.run = chan_run,
+		{ "socketpair", 1, 0 }, { "write", 0, 1 }, { "read", 0, 1 },
+		{ "close", 2, 0 }, { NULL, 0, 0 } },
+	.init = stream_chan_init,
+	.run = stream_pipe_run,
 	.fini = chan_fini,
 };
 
 const struct job job_dgram_pipe = {
 	.name = "dgram_pipe",
 	.family = "ipc",
+	.units = JOB_UNITS_AIM7,
 	.unit = "DataGram Pipe Messages",
 	.inner_ops = CHAN_MSGS,
-	.summary = "send 4 KiB datagrams over an AF_UNIX datagram socket pair "
-		   "and read each back",
+	.summary = "make an AF_UNIX datagram socket pair, pass 99 datagrams "
+		   "of AIM7's sizes through it, close it",
 	.syscalls = (const struct job_syscall[]){
-		{ "write", CHAN_MSGS }, { "read", CHAN_MSGS }, { NULL, 0 } },
-	.init = dgram_pipe_init,
-	.run = chan_run,
+		{ "socketpair", 1, 0 }, { "write", 0, 1 }, { "read", 0, 1 },
+		{ "close", 2, 0 }, { NULL, 0, 0 } },
+	.init = dgram_chan_init,
+	.run = dgram_pipe_run,
 	.fini = chan_fini,
 };
 
 const struct job job_fifo_test = {
 	.name = "fifo_test",
 	.family = "ipc",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
 	.unit = "FIFO Messages",
 	.inner_ops = CHAN_MSGS,
-	.summary = "write 4 KiB messages into a named FIFO and read each back",
+	.summary = "make a named FIFO, open both ends, pass 99 messages of "
+		   "AIM7's sizes through it, close and remove it",
 	.syscalls = (const struct job_syscall[]){
-		{ "write", CHAN_MSGS }, { "read", CHAN_MSGS }, { NULL, 0 } },
+		{ "unlink", 2, 0 }, { "mknodat", 1, 0 }, { "openat", 2, 0 },
+		{ "write", 0, 1 }, { "read", 0, 1 }, { "close", 2, 0 },
+		{ NULL, 0, 0 } },
 	.init = fifo_init,
-	.run = chan_run,
+	.run = fifo_run,
 	.fini = chan_fini,
 };
 
 const struct job job_shared_memory = {
 	.name = "shared_memory",
 	.family = "ipc",
+	.units = JOB_UNITS_AIM7,
 	.unit = "Shared Memory Operations",
-	.inner_ops = SHM_UPDATES,
-	.summary = "update a SysV shared memory segment under a SysV "
-		   "semaphore (P, store, V)",
+	.inner_ops = SHM_COPIES,
+	.summary = "make a SysV segment and semaphore, copy 100 messages of "
+		   "AIM7's sizes into it and back under the semaphore, "
+		   "remove both",
 	.syscalls = (const struct job_syscall[]){
-		{ "semtimedop", 2 * SHM_UPDATES }, { NULL, 0 } },
+		{ "getpid", 2, 0 }, { "shmget", 1, 0 }, { "semget", 1, 0 },
+		{ "shmat", 1, 0 }, { "semctl", 2, 0 },
+		{ "semtimedop", 0, 4 }, { "shmdt", 1, 0 }, { "shmctl", 1, 0 },
+		{ NULL, 0, 0 } },
 	.init = shm_init,
 	.run = shm_run,
 	.fini = shm_fini,

@@ -131,6 +131,9 @@ int job_set_reason(const struct job_ctx *ctx, const char *fmt, ...)
  * removes its objects in fini(); the record covers users that die. */
 int job_register_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
 		      int id);
+/* Drops the record of an object the job has just removed itself, so that
+ * a job that makes its objects in every op never runs out of records. */
+void job_unregister_sysv(const struct job_ctx *ctx, int id);
 /* Fills buf with bytes from a xorshift generator seeded with seed. */
 void job_fill_random(void *buf, size_t len, uint64_t seed);
 int job_path(char *buf, size_t len, const char *dir, const char *fmt, ...)

@@ -10,161 +10,61 @@
 
 #include "jobs/catalog.h"
 
-/* A small message, so that the loopback stack's per-packet path, not
- * copying, is what the job measures. */
-#define NET_MSG_BYTES 64
-#define NET_ROUND_TRIPS 50
+/*
+ * AIM7 asks tcp_test for 90 messages and udp_test for 100, and its loop
+ * sends one less of each.
+ */
+#define TCP_MSGS 89
+#define UDP_MSGS 99
 
-/* Strangers a TCP listener turns away before giving up, and so the
- * listener's backlog; see tcp_init(). */
-#define TCP_ACCEPT_TRIES 8
+/* AIM7's listen backlog; also how many strangers' connections the
+ * listener turns away before it gives up on its own. */
+#define TCP_BACKLOG 5
 
-/* How long a UDP receive waits before the datagram counts as lost. */
-#define UDP_TIMEOUT_S 1
-
-/* Both ends of one user's connection, end a the initiator of each round
- * trip and end b the echoer, and the message buffers. */
 struct net_state {
-	int a;
-	int b;
-	bool stream;		/* TCP: a message may arrive in pieces */
-	uint64_t seq;		/* stamped into each message */
-	unsigned char wbuf[NET_MSG_BYTES];
-	unsigned char rbuf[NET_MSG_BYTES];
+	struct aim7_msgs msgs;
 };
 
-static struct net_state *net_alloc(const struct job_ctx *ctx, bool stream)
+static int net_init(const struct job_ctx *ctx, void **state, bool datagram)
 {
 	struct net_state *st = malloc(sizeof(*st));
 
 	if (!st)
-		return NULL;
-	st->a = -1;
-	st->b = -1;
-	st->stream = stream;
-	st->seq = ctx->seed;
-	/* Content the compiler cannot know, so that the copies are real. */
-	job_fill_random(st->wbuf, sizeof(st->wbuf), ctx->seed);
-	return st;
+		return ENOMEM;
+	aim7_msgs_init(&st->msgs, ctx, datagram);
+	*state = st;
+	return 0;
 }
 
-/*
- * A TCP end is closed with a reset (linger 0) rather than the normal
- * handshake, so that no TIME_WAIT socket stays behind holding a loopback
- * port: a long sweep with many users would otherwise run out of
- * ephemeral ports. Nothing is in flight when the job ends.
- */
-static void net_close(struct net_state *st, int fd)
+static int tcp_init(const struct job_ctx *ctx, void **state)
 {
-	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	return net_init(ctx, state, false);
+}
 
-	if (fd < 0)
-		return;
-	if (st->stream)
-		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-	close(fd);
+static int udp_init(const struct job_ctx *ctx, void **state)
+{
+	return net_init(ctx, state, true);
 }
 
 static void net_fini(void *state)
 {
-	struct net_state *st = state;
-
-	net_close(st, st->a);
-	net_close(st, st->b);
-	free(st);
+	free(state);
 }
 
-/* Sends one whole message; a blocking send that takes less is EIO. */
-static int net_send(int fd, const unsigned char *buf, size_t len)
+/* Closes fd, unless it is not open, keeping the first error. */
+static void net_close(int fd, int *err)
 {
-	ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
-
-	if (n < 0)
-		return errno;
-	return (size_t)n == len ? 0 : EIO;
+	if (fd >= 0 && close(fd) && !*err)
+		*err = errno;
 }
 
 /*
- * Receives one whole message into st->rbuf. TCP may deliver it in pieces;
- * a UDP datagram comes whole, and MSG_TRUNC makes recv() report its real
- * length so that a longer one is caught too. A timeout (a lost datagram)
- * is ETIMEDOUT, end of stream or a wrong length EIO.
+ * A socket bound to 127.0.0.1 on a port the kernel picks, and that
+ * address. Loopback only, whatever addresses the machine has; AIM7 binds
+ * to the address of its host name, which the kernel routes over the
+ * loopback device all the same.
  */
-static int net_recv(struct net_state *st, int fd)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < sizeof(st->rbuf)) {
-		n = recv(fd, st->rbuf + got, sizeof(st->rbuf) - got,
-			 st->stream ? 0 : MSG_TRUNC);
-		if (n < 0)
-			return errno == EAGAIN ? ETIMEDOUT : errno;
-		if (n == 0)
-			return EIO;
-		if (!st->stream && (size_t)n != sizeof(st->rbuf))
-			return EIO;
-		got += (size_t)n;
-	}
-	return 0;
-}
-
-/*
- * After a failed op, empties one end without blocking, so that a message
- * left behind does not make every later op fail too.
- */
-static void net_drain(struct net_state *st, int fd)
-{
-	while (recv(fd, st->rbuf, sizeof(st->rbuf), MSG_DONTWAIT) > 0)
-		;
-}
-
-/*
- * One op: NET_ROUND_TRIPS times, end a sends a message, end b receives it
- * and sends it back, and end a receives the echo; both copies are checked
- * byte for byte, and the sequence number in each tells a stale message
- * from a new one. Only one message is ever in flight, so nothing blocks.
- */
-static int net_run(void *state)
-{
-	struct net_state *st = state;
-	int err = 0;
-
-	for (unsigned int i = 0; i < NET_ROUND_TRIPS; i++) {
-		st->seq++;
-		memcpy(st->wbuf, &st->seq, sizeof(st->seq));
-		err = net_send(st->a, st->wbuf, sizeof(st->wbuf));
-		if (err)
-			goto out;
-		err = net_recv(st, st->b);
-		if (err)
-			goto out;
-		if (memcmp(st->rbuf, st->wbuf, sizeof(st->wbuf))) {
-			err = EIO;
-			goto out;
-		}
-		err = net_send(st->b, st->rbuf, sizeof(st->rbuf));
-		if (err)
-			goto out;
-		err = net_recv(st, st->a);
-		if (err)
-			goto out;
-		if (memcmp(st->rbuf, st->wbuf, sizeof(st->wbuf))) {
-			err = EIO;
-			goto out;
-		}
-	}
-	return 0;
-out:
-	net_drain(st, st->a);
-	net_drain(st, st->b);
-	return err;
-}
-
-/* A socket bound to 127.0.0.1 on a port the kernel picks, and that
- * address; loopback only, whatever else the machine has. */
-static int net_bound_socket(const struct job_ctx *ctx, int type,
-			    struct sockaddr_in *addr, int *fdp)
+static int net_bound_socket(int type, struct sockaddr_in *addr, int *fdp)
 {
 	socklen_t len = sizeof(*addr);
 	int fd, err;
@@ -174,33 +74,16 @@ static int net_bound_socket(const struct job_ctx *ctx, int type,
 	addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	addr->sin_port = 0;
 	fd = socket(AF_INET, type | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		err = errno;
-		job_set_reason(ctx, "socket: %s", strerror(err));
-		return err;
-	}
+	if (fd < 0)
+		return errno;
 	if (bind(fd, (struct sockaddr *)addr, sizeof(*addr)) ||
 	    getsockname(fd, (struct sockaddr *)addr, &len)) {
 		err = errno;
-		job_set_reason(ctx, "bind 127.0.0.1:0: %s", strerror(err));
 		close(fd);
 		return err;
 	}
 	*fdp = fd;
 	return 0;
-}
-
-static int net_setsockopt(const struct job_ctx *ctx, int fd, int level,
-			  int opt, const void *val, socklen_t len,
-			  const char *what)
-{
-	int err;
-
-	if (!setsockopt(fd, level, opt, val, len))
-		return 0;
-	err = errno;
-	job_set_reason(ctx, "setsockopt %s: %s", what, strerror(err));
-	return err;
 }
 
 static bool same_addr(const struct sockaddr_in *x, const struct sockaddr_in *y)
@@ -209,141 +92,164 @@ static bool same_addr(const struct sockaddr_in *x, const struct sockaddr_in *y)
 	       x->sin_port == y->sin_port;
 }
 
-/*
- * The user connects to its own listener on 127.0.0.1 and accepts: end a is
- * the connecting socket, end b the accepted one. The listener is closed
- * once the connection is made. A connection from any other address than
- * end a's (some other local program finding the port) is turned away.
- * Nagle is off on both ends, since each message is sent on its own.
- */
-static int tcp_init(const struct job_ctx *ctx, void **state)
+/* accept(), again when a signal interrupts it. */
+static int tcp_accept(int lfd, struct sockaddr_in *peer, int *afdp)
 {
-	struct net_state *st = net_alloc(ctx, true);
-	struct sockaddr_in laddr, aaddr, peer;
-	socklen_t len = sizeof(aaddr);
-	int one = 1, lfd = -1, err;
+	socklen_t len = sizeof(*peer);
+	int afd;
 
-	if (!st)
-		return ENOMEM;
-	err = net_bound_socket(ctx, SOCK_STREAM, &laddr, &lfd);
-	if (err)
-		goto out;
-	if (listen(lfd, TCP_ACCEPT_TRIES)) {
-		err = errno;
-		job_set_reason(ctx, "listen: %s", strerror(err));
-		goto out;
-	}
-	err = net_bound_socket(ctx, SOCK_STREAM, &aaddr, &st->a);
-	if (err)
-		goto out;
-	if (connect(st->a, (struct sockaddr *)&laddr, sizeof(laddr))) {
-		err = errno;
-		job_set_reason(ctx, "connect 127.0.0.1:%u: %s",
-			       ntohs(laddr.sin_port), strerror(err));
-		goto out;
-	}
-	for (int tries = 0; st->b < 0; tries++) {
-		if (tries == TCP_ACCEPT_TRIES) {
-			err = ECONNREFUSED;
-			job_set_reason(ctx, "own connection never accepted");
-			goto out;
-		}
-		len = sizeof(peer);
-		st->b = accept4(lfd, (struct sockaddr *)&peer, &len,
-				SOCK_CLOEXEC);
-		if (st->b < 0) {
-			err = errno;
-			job_set_reason(ctx, "accept: %s", strerror(err));
-			goto out;
-		}
-		if (!same_addr(&peer, &aaddr)) {
-			close(st->b);
-			st->b = -1;
-		}
-	}
-	err = net_setsockopt(ctx, st->a, IPPROTO_TCP, TCP_NODELAY, &one,
-			     sizeof(one), "TCP_NODELAY");
-	if (!err)
-		err = net_setsockopt(ctx, st->b, IPPROTO_TCP, TCP_NODELAY,
-				     &one, sizeof(one), "TCP_NODELAY");
-	if (err)
-		goto out;
-	close(lfd);
-	*state = st;
+	do {
+		afd = accept(lfd, (struct sockaddr *)peer, &len);
+	} while (afd < 0 && errno == EINTR);
+	if (afd < 0)
+		return errno;
+	*afdp = afd;
 	return 0;
+}
+
+/*
+ * Accepts the connection of end cfd on listener lfd, then looks up cfd's
+ * address as AIM7 does at that step. A connection from anyone else
+ * (another local program finding the port first) is closed, up to the
+ * backlog's worth, and the next one accepted.
+ */
+static int tcp_accept_own(int lfd, int cfd, int *afdp)
+{
+	struct sockaddr_in own, peer;
+	socklen_t len = sizeof(own);
+	int afd, err;
+
+	err = tcp_accept(lfd, &peer, &afd);
+	if (err)
+		return err;
+	if (getsockname(cfd, (struct sockaddr *)&own, &len)) {
+		err = errno;
+		close(afd);
+		return err;
+	}
+	for (int tries = 0; !same_addr(&peer, &own); tries++) {
+		close(afd);
+		if (tries == TCP_BACKLOG)
+			return ECONNREFUSED;
+		err = tcp_accept(lfd, &peer, &afd);
+		if (err)
+			return err;
+	}
+	*afdp = afd;
+	return 0;
+}
+
+/*
+ * tcp_test: per op, a listener on 127.0.0.1 with Nagle off (which the
+ * accepted end inherits), checked with getsockopt; a second socket
+ * connects to it; the accepted end writes 89 messages, the connecting end
+ * reads them; the connecting end closes first, then the accepted end and
+ * the listener, with the normal handshake. That leaves the connecting
+ * end in TIME_WAIT for a minute, as AIM7's does; its port stays free for
+ * connections to other listeners, and every op's listener is a new one,
+ * so ports do not run out.
+ */
+static int tcp_run(void *state)
+{
+	struct net_state *st = state;
+	struct sockaddr_in laddr;
+	socklen_t len;
+	int lfd = -1, cfd = -1, afd = -1, one = 1, nodelay = 0, err;
+
+	err = net_bound_socket(SOCK_STREAM, &laddr, &lfd);
+	if (err)
+		return err;
+	len = sizeof(nodelay);
+	if (setsockopt(lfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) ||
+	    getsockopt(lfd, IPPROTO_TCP, TCP_NODELAY, &nodelay, &len) ||
+	    listen(lfd, TCP_BACKLOG))
+		goto out_errno;
+	if (!nodelay) {
+		err = EPROTO;
+		goto out;
+	}
+	cfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (cfd < 0 || connect(cfd, (struct sockaddr *)&laddr, sizeof(laddr)))
+		goto out_errno;
+	err = tcp_accept_own(lfd, cfd, &afd);
+	if (err)
+		goto out;
+	err = aim7_msgs_pass(&st->msgs, cfd, afd, TCP_MSGS);
+	goto out;
+out_errno:
+	err = errno;
 out:
-	if (lfd >= 0)
-		close(lfd);
-	net_fini(st);
+	net_close(cfd, &err);
+	net_close(afd, &err);
+	net_close(lfd, &err);
 	return err;
 }
 
 /*
- * Two UDP sockets on 127.0.0.1, each connected to the other, so that each
- * only ever receives the other's datagrams. Loopback does not lose
- * datagrams in practice, but a receive timeout makes sure a lost one is an
- * error and not a user hung past the end of its level.
+ * udp_test: per op, two UDP sockets bound on 127.0.0.1, the writing one
+ * connected to the reading one; 99 datagrams; both closed. The reading
+ * socket does not block, so that a datagram lost on loopback is an error
+ * after a wait instead of a user stuck in read() for good.
  */
-static int udp_init(const struct job_ctx *ctx, void **state)
+static int udp_run(void *state)
 {
-	struct net_state *st = net_alloc(ctx, false);
-	struct timeval tv = { .tv_sec = UDP_TIMEOUT_S, .tv_usec = 0 };
-	struct sockaddr_in aaddr, baddr;
-	int err;
+	struct net_state *st = state;
+	struct sockaddr_in waddr, raddr;
+	int wfd = -1, rfd = -1, err;
 
-	if (!st)
-		return ENOMEM;
-	err = net_bound_socket(ctx, SOCK_DGRAM, &aaddr, &st->a);
+	err = net_bound_socket(SOCK_DGRAM, &waddr, &wfd);
 	if (!err)
-		err = net_bound_socket(ctx, SOCK_DGRAM, &baddr, &st->b);
+		err = net_bound_socket(SOCK_DGRAM | SOCK_NONBLOCK, &raddr,
+				       &rfd);
 	if (err)
 		goto out;
-	if (connect(st->a, (struct sockaddr *)&baddr, sizeof(baddr)) ||
-	    connect(st->b, (struct sockaddr *)&aaddr, sizeof(aaddr))) {
+	if (connect(wfd, (struct sockaddr *)&raddr, sizeof(raddr))) {
 		err = errno;
-		job_set_reason(ctx, "connect: %s", strerror(err));
 		goto out;
 	}
-	err = net_setsockopt(ctx, st->a, SOL_SOCKET, SO_RCVTIMEO, &tv,
-			     sizeof(tv), "SO_RCVTIMEO");
-	if (!err)
-		err = net_setsockopt(ctx, st->b, SOL_SOCKET, SO_RCVTIMEO, &tv,
-				     sizeof(tv), "SO_RCVTIMEO");
-	if (err)
-		goto out;
-	*state = st;
-	return 0;
+	err = aim7_msgs_pass(&st->msgs, rfd, wfd, UDP_MSGS);
 out:
-	net_fini(st);
+	net_close(rfd, &err);
+	net_close(wfd, &err);
 	return err;
 }
 
 const struct job job_tcp_test = {
 	.name = "tcp_test",
 	.family = "net",
+	.units = JOB_UNITS_AIM7,
 	.unit = "TCP/IP Messages",
-	.inner_ops = 2 * NET_ROUND_TRIPS,
-	.summary = "echo 64-byte messages over a TCP connection to itself on "
-		   "127.0.0.1",
+	.inner_ops = TCP_MSGS,
+	.summary = "connect to a new listener on 127.0.0.1, pass 89 messages "
+		   "of AIM7's sizes over the connection, close it",
 	.syscalls = (const struct job_syscall[]){
-		{ "sendto", 2 * NET_ROUND_TRIPS },
-		{ "recvfrom", 2 * NET_ROUND_TRIPS }, { NULL, 0 } },
+		{ "socket", 2, 0 }, { "bind", 1, 0 }, { "getsockname", 2, 0 },
+		{ "setsockopt", 1, 0 }, { "getsockopt", 1, 0 },
+		{ "listen", 1, 0 }, { "connect", 1, 0 }, { "accept", 1, 0 },
+		{ "write", 0, 1 }, { "read", 0, 1 }, { "close", 3, 0 },
+		{ NULL, 0, 0 } },
+	.deviation = "binds to 127.0.0.1, not to the address of the host "
+		     "name as AIM7 does; both go over the loopback device",
 	.init = tcp_init,
-	.run = net_run,
+	.run = tcp_run,
 	.fini = net_fini,
 };
 
 const struct job job_udp_test = {
 	.name = "udp_test",
 	.family = "net",
+	.units = JOB_UNITS_AIM7,
 	.unit = "UDP/IP DataGrams",
-	.inner_ops = 2 * NET_ROUND_TRIPS,
-	.summary = "echo 64-byte datagrams between two UDP sockets on "
-		   "127.0.0.1",
+	.inner_ops = UDP_MSGS,
+	.summary = "bind two UDP sockets on 127.0.0.1, pass 99 datagrams of "
+		   "AIM7's sizes from one to the other, close them",
 	.syscalls = (const struct job_syscall[]){
-		{ "sendto", 2 * NET_ROUND_TRIPS },
-		{ "recvfrom", 2 * NET_ROUND_TRIPS }, { NULL, 0 } },
+		{ "socket", 2, 0 }, { "bind", 2, 0 }, { "getsockname", 2, 0 },
+		{ "connect", 1, 0 }, { "write", 0, 1 }, { "read", 0, 1 },
+		{ "close", 2, 0 }, { NULL, 0, 0 } },
+	.deviation = "binds to 127.0.0.1, not to the address of the host "
+		     "name as AIM7 does; both go over the loopback device",
 	.init = udp_init,
-	.run = net_run,
+	.run = udp_run,
 	.fini = net_fini,
 };

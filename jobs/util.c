@@ -52,6 +52,18 @@ int job_register_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
 	return ENOSPC;
 }
 
+void job_unregister_sysv(const struct job_ctx *ctx, int id)
+{
+	if (!ctx->sysv_ids)
+		return;
+	for (int i = 0; i < JOB_SYSV_MAX; i++) {
+		if (ctx->sysv_ids[i] != id + 1)
+			continue;
+		__atomic_store_n(&ctx->sysv_ids[i], 0, __ATOMIC_RELEASE);
+		return;
+	}
+}
+
 void job_fill_random(void *buf, size_t len, uint64_t seed)
 {
 	unsigned char *p = buf;

@@ -4,17 +4,19 @@
 need prlimit
 need timeout
 
-# Each job holds descriptors across ops (a pipe, a socket pair) and creat
-# opens one more per op. With the limit near what the driver and a user
-# need, some limits make a job's init fail and others make ops fail; the
-# exact numbers depend on the descriptors this shell inherited, so scan.
-# At the low end the driver has one descriptor to spare when it removes
-# its scratch tree, which it must manage with that one (it did not, once).
-# A creat that fails every time ends the level after 1000 in a row; one
-# creat in 101 ops (each pipe op is 100 messages) keeps it to a few dozen
-# in the window on any machine, so such a level stays ok with its errors
-# counted. With 1:1:1 a fast machine reached 1000 within the window.
-printf '1 creat\n50 pipe_cpy\n50 stream_pipe\n' >"$test_dir/wf"
+# Each op opens descriptors and closes them again: tcp_test three at
+# once, fifo_test and stream_pipe two. With the limit near what the
+# driver and a user need, some limits leave room for two but not three,
+# so that tcp_test fails every time while the others run, and lower ones
+# make every op fail; the exact numbers depend on the descriptors this
+# shell inherited, so scan. At the low end the driver has one descriptor
+# to spare when it removes its scratch tree (fifo_test makes per-user
+# directories in it), which it must manage with that one (it did not,
+# once). A job that fails every time ends the level after 1000 in a row;
+# one tcp_test in 101 ops, the others slow ones (99 messages each),
+# keeps it to a few dozen in the window on any machine, so such a level
+# stays ok with its errors counted.
+printf '1 tcp_test\n50 fifo_test\n50 stream_pipe\n' >"$test_dir/wf"
 seen_counted=0
 seen_failed=0
 for n in 4 5 6 7 8 9 10 12 16; do
@@ -71,6 +73,6 @@ for n in 4 5 6 7 8 9 10 12 16; do
 done
 # A process left by any of the runs would still be here.
 check_no_processes
-[ "$seen_failed" = 1 ] || fail "no limit made a job's init fail with EMFILE"
+[ "$seen_failed" = 1 ] || fail "no limit made a level fail with EMFILE"
 [ "$seen_counted" = 1 ] || fail "no limit made ops fail with EMFILE (counted as errors)"
 pass
