@@ -1,4 +1,4 @@
-/* jobs/file.c: file-system metadata jobs (creat, unlink, close). */
+/* jobs/file.c: the file-system metadata jobs, micro and AIM7. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -288,12 +288,12 @@ const struct job job_close = {
 };
 
 /*
- * The AIM7 file and directory jobs. Their names include the job and the
- * user, like the files above, so that users sharing a directory never meet.
+ * The AIM7 file and directory jobs: each op does the work of one reaim job
+ * of the same name. Their files carry the job and the user in their names,
+ * like the files above, so that users sharing a directory never meet.
  */
 
 /* Inner operations per op; an op takes a fraction of a millisecond. */
-#define CREAT_CLO_LOOPS 100
 #define LINK_PAIRS 100
 #define DIR_ENTRIES 32		/* files in dir_rtns_1's directory */
 #define DIR_SEARCHES 10		/* directory scans per dir_rtns_1 op */
@@ -329,7 +329,15 @@ static void file_remove(const char *path)
 	sys_unlink(path);
 }
 
+/*
+ * creat_clo: CREAT_CLO_LOOPS times, creat() one file and close it, then
+ * remove the file. The first creat() makes the file, the others truncate
+ * it. An inner op is one creat() and its close().
+ */
+#define CREAT_CLO_LOOPS 1000
+
 struct creat_clo_state {
+	uint64_t *progress;
 	char path[PATH_MAX];
 };
 
@@ -344,24 +352,18 @@ static int creat_clo_init(const struct job_ctx *ctx, void **state)
 		free(st);
 		return ENAMETOOLONG;
 	}
+	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
 
-/*
- * creat_clo: creates a temporary file, then creats it again (which
- * truncates it) CREAT_CLO_LOOPS - 1 times, closing it after each, and
- * removes it. The first open has O_EXCL and every one O_NOFOLLOW, which
- * creat() cannot say, so the opens are openat() with creat()'s flags.
- */
 static int creat_clo_run(void *state)
 {
 	struct creat_clo_state *st = state;
-	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
 	int fd, err = 0;
 
 	for (unsigned int i = 0; i < CREAT_CLO_LOOPS; i++) {
-		fd = open(st->path, flags, 0600);
+		fd = sys_creat(st->path, 0600);
 		if (fd < 0) {
 			err = errno;
 			break;
@@ -370,7 +372,7 @@ static int creat_clo_run(void *state)
 			err = errno;
 			break;
 		}
-		flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC;
+		job_progress(st->progress, 1);
 	}
 	/* Even after a failure, so that the next op starts afresh. */
 	if (sys_unlink(st->path) && !err)
@@ -696,14 +698,14 @@ static int src_run(void *state)
 const struct job job_creat_clo = {
 	.name = "creat_clo",
 	.family = "file",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
 	.unit = "File Creations and Closes",
 	.inner_ops = CREAT_CLO_LOOPS,
-	.summary = "create a temporary file, creat+close it 100 times, "
-		   "remove it",
+	.summary = "creat() and close() one file 1000 times, then remove it",
 	.syscalls = (const struct job_syscall[]){
-		{ "openat", CREAT_CLO_LOOPS }, { "close", CREAT_CLO_LOOPS },
-		{ "unlink", 1 }, { NULL, 0 } },
+		{ "creat", 0, 1 }, { "close", 0, 1 }, { "unlink", 1, 0 },
+		{ NULL, 0, 0 } },
 	.init = creat_clo_init,
 	.run = creat_clo_run,
 	.fini = creat_clo_fini,
