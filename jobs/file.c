@@ -294,7 +294,6 @@ const struct job job_close = {
  */
 
 /* Inner operations per op; an op takes a fraction of a millisecond. */
-#define LINK_PAIRS 100
 #define DIR_ENTRIES 32		/* files in dir_rtns_1's directory */
 #define DIR_SEARCHES 10		/* directory scans per dir_rtns_1 op */
 #define SRC_DIRS 4		/* disk_src's include path */
@@ -388,71 +387,97 @@ static void creat_clo_fini(void *state)
 	free(st);
 }
 
+/*
+ * link_test: creat() a file and give it LINK_NAMES - 1 more names (8 in
+ * all, POSIX's smallest LINK_MAX); then, LINK_ROUNDS times, remove each
+ * extra name and link it again; then remove every name and close the file.
+ * That is 70 link() and 71 unlink() an op. An inner op is one remove and
+ * relink of the rounds, AIM7's "Link/Unlink Pairs", 63 an op.
+ */
+#define LINK_NAMES 8
+#define LINK_ROUNDS 9
+#define LINK_PAIRS (LINK_ROUNDS * (LINK_NAMES - 1))
+
 struct link_state {
-	char target[PATH_MAX];
-	char link[PATH_MAX];
-	bool created;		/* the target is this job's */
+	uint64_t *progress;
+	size_t stride;		/* bytes from one name to the next */
+	char names[];		/* LINK_NAMES paths, DIR/link_test.<user>.<i> */
 };
 
-static void link_fini(void *state)
-{
-	struct link_state *st = state;
+_Static_assert(LINK_NAMES <= 10, "link_test's names end in one digit");
 
-	if (st->created) {
-		file_remove(st->link);
-		file_remove(st->target);
-	}
-	free(st);
+static const char *link_name(const struct link_state *st, unsigned int i)
+{
+	return st->names + i * st->stride;
+}
+
+/* Removes every name an op may have left; a missing one is fine. */
+static void link_remove_all(const struct link_state *st)
+{
+	for (unsigned int i = 0; i < LINK_NAMES; i++)
+		file_remove(link_name(st, i));
 }
 
 static int link_init(const struct job_ctx *ctx, void **state)
 {
-	struct link_state *st = calloc(1, sizeof(*st));
-	int err;
+	struct link_state *st;
+	char path[PATH_MAX];
+	size_t len;
 
+	/* Every name has the same length: the index is one digit. */
+	if (job_path(path, sizeof(path), ctx->dir, "link_test.%u.0",
+		     ctx->user))
+		return ENAMETOOLONG;
+	len = strlen(path) + 1;
+	st = calloc(1, sizeof(*st) + LINK_NAMES * len);
 	if (!st)
 		return ENOMEM;
-	if (job_path(st->target, sizeof(st->target), ctx->dir,
-		     "link_test.%u", ctx->user) ||
-	    job_path(st->link, sizeof(st->link), ctx->dir, "link_test.%u.l",
-		     ctx->user)) {
-		err = ENAMETOOLONG;
-		goto fail;
-	}
-	err = file_create_empty(st->target);
-	if (err) {
-		job_set_reason(ctx, "cannot create %s", st->target);
-		goto fail;
-	}
-	st->created = true;
+	st->progress = ctx->progress;
+	st->stride = len;
+	for (unsigned int i = 0; i < LINK_NAMES; i++)
+		job_path(st->names + i * len, len, ctx->dir, "link_test.%u.%u",
+			 ctx->user, i);
 	*state = st;
 	return 0;
-fail:
-	link_fini(st);
-	return err;
 }
 
-/* link_test: LINK_PAIRS times, a second name for a file, then its
- * removal. */
 static int link_run(void *state)
 {
 	struct link_state *st = state;
+	const char *file = link_name(st, 0);
+	unsigned int i, round;
+	int fd, err;
 
-	for (unsigned int i = 0; i < LINK_PAIRS; i++) {
-		if (link(st->target, st->link)) {
-			int err = errno;
-
-			/* A link that an earlier failed op left behind is
-			 * removed, so that one failure does not fail every
-			 * op after it. */
-			if (err == EEXIST)
-				sys_unlink(st->link);
-			return err;
+	fd = sys_creat(file, 0600);
+	if (fd < 0)
+		return errno;
+	for (i = 1; i < LINK_NAMES; i++)
+		if (link(file, link_name(st, i)))
+			goto fail;
+	for (round = 0; round < LINK_ROUNDS; round++) {
+		for (i = 1; i < LINK_NAMES; i++) {
+			if (sys_unlink(link_name(st, i)) ||
+			    link(file, link_name(st, i)))
+				goto fail;
+			job_progress(st->progress, 1);
 		}
-		if (sys_unlink(st->link))
-			return errno;
 	}
-	return 0;
+	for (i = 0; i < LINK_NAMES; i++)
+		if (sys_unlink(link_name(st, i)))
+			goto fail;
+	return close(fd) ? errno : 0;
+fail:
+	err = errno;
+	/* Leave no name behind, so that the next op starts afresh. */
+	link_remove_all(st);
+	close(fd);
+	return err;
+}
+
+static void link_fini(void *state)
+{
+	link_remove_all(state);
+	free(state);
 }
 
 struct dir_state {
@@ -714,13 +739,16 @@ const struct job job_creat_clo = {
 const struct job job_link_test = {
 	.name = "link_test",
 	.family = "file",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
 	.unit = "Link/Unlink Pairs",
 	.inner_ops = LINK_PAIRS,
-	.summary = "give a file a second name and remove it, 100 times",
+	.summary = "give a new file 7 more names, remove and relink each 9 "
+		   "times, remove them all",
 	.syscalls = (const struct job_syscall[]){
-		{ "link", LINK_PAIRS }, { "unlink", LINK_PAIRS }, { NULL, 0 } },
-	.setup = "creates the file to link at init",
+		{ "link", LINK_NAMES - 1, 1 },
+		{ "unlink", LINK_NAMES, 1 },
+		{ "creat", 1, 0 }, { "close", 1, 0 }, { NULL, 0, 0 } },
 	.init = link_init,
 	.run = link_run,
 	.fini = link_fini,
