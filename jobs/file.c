@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,12 +294,7 @@ const struct job job_close = {
  * like the files above, so that users sharing a directory never meet.
  */
 
-/* Inner operations per op; an op takes a fraction of a millisecond. */
-#define SRC_DIRS 4		/* disk_src's include path */
-#define SRC_HEADERS 64		/* header files spread over the path */
-#define SRC_ROUNDS 4		/* rounds of SRC_DIRS searches per op */
-
-/* splitmix64, for the random names the directory jobs look for. */
+/* splitmix64, for the order in which disk_src visits its names. */
 static uint64_t file_random(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -603,100 +599,215 @@ out:
 }
 
 /*
- * disk_src models a build looking for headers: SRC_DIRS directories form
- * an include path and each header lives in one of them, so a search stats
- * the name in each directory in order until it is found. The misses on the
- * way (negative lookups) are as much a part of it as the hit. Each round
- * then writes an output file: creates it, closes it and removes it.
+ * disk_src: a search of a small source tree. An op reads the tree's list
+ * of names, shuffles the names to stat and the names to create, and goes
+ * through SRC_SLOTS slots: it stats the slot's name to stat, if any, and
+ * creates, closes and removes the slot's name to create, if any. An inner
+ * op is one slot, AIM7's "Directory Searches".
+ *
+ * AIM7 ships its tree (fakeh.tgz); the job makes one at init with the same
+ * shape: 8 directories of 40 files at depths 0 to 6 below the top, and a
+ * list of 9.6 KiB (4 read() calls) that names every file, 57 of them to
+ * stat, and 43 names to create. As in AIM7, the op works inside the tree:
+ * it changes into it and back (getcwd, chdir) and uses relative paths, and
+ * the names it creates end in the process ID (getpid).
  */
-struct src_state {
-	char top[PATH_MAX];
-	uint64_t rng;
-	unsigned int dirs;	/* subdirectories created so far */
-	unsigned int headers;	/* headers created so far */
-	bool created;		/* the top directory is this job's */
+#define SRC_SLOTS 75		/* names of each kind the list may hold */
+#define SRC_FILES 40		/* files of a directory that has files */
+#define SRC_STATS 57		/* names to stat in the list */
+#define SRC_CREATS 43		/* names to create in the list */
+#define SRC_SHUFFLES 5		/* passes that shuffle each kind */
+#define SRC_LINE_MAX 160	/* longest line of the list */
+#define SRC_LIST "dirlist"
+
+/* The tree, parents before children; its stats add up to SRC_STATS and its
+ * creats to SRC_CREATS. File i of a directory is "hdr<i>"; the list names
+ * files 2, 7, 12, ... to stat, and "tmp1." to "tmp<creats>." to create. */
+static const struct src_dir {
+	const char *path;	/* from the top of the tree */
+	unsigned char files;
+	unsigned char stats;
+	unsigned char creats;
+} src_dirs[] = {
+	{ ".", SRC_FILES, 8, 0 },
+	{ "./bin", SRC_FILES, 6, 7 },
+	{ "./usr", 0, 0, 0 },
+	{ "./usr/home", SRC_FILES, 7, 5 },
+	{ "./usr/spool", 0, 0, 0 },
+	{ "./usr/spool/mail", 0, 0, 0 },
+	{ "./usr/spool/mail/tmp", SRC_FILES, 7, 6 },
+	{ "./usr/local", 0, 0, 0 },
+	{ "./usr/local/src", 0, 0, 0 },
+	{ "./usr/local/src/proj", 0, 0, 0 },
+	{ "./usr/local/src/proj/doc", 0, 0, 0 },
+	{ "./usr/local/src/proj/doc/man1", SRC_FILES, 7, 6 },
+	{ "./usr/local/src/proj/lib", SRC_FILES, 6, 6 },
+	{ "./usr/src", 0, 0, 0 },
+	{ "./usr/src/tools", 0, 0, 0 },
+	{ "./usr/src/tools/build", 0, 0, 0 },
+	{ "./usr/src/tools/build/source", SRC_FILES, 8, 6 },
+	{ "./usr/opt", 0, 0, 0 },
+	{ "./usr/opt/port", 0, 0, 0 },
+	{ "./usr/opt/port/tools", 0, 0, 0 },
+	{ "./usr/opt/port/tools/compress", SRC_FILES, 8, 7 },
 };
 
-static int src_dir(const struct src_state *st, unsigned int d, char *buf,
-		   size_t len)
+#define SRC_N_DIRS (sizeof(src_dirs) / sizeof(src_dirs[0]))
+
+struct src_state {
+	uint64_t *progress;
+	uint64_t rng;
+	bool created;		/* the top directory is this job's */
+	char top[PATH_MAX];
+	char cwd[PATH_MAX];	/* where the op returns to */
+	/* One op's names, as read from the list, and the order of its slots
+	 * (NULL: no name of that kind in the slot). */
+	char stat_names[SRC_SLOTS][SRC_LINE_MAX];
+	char creat_names[SRC_SLOTS][SRC_LINE_MAX + 8];
+	const char *stats[SRC_SLOTS];
+	const char *creats[SRC_SLOTS];
+};
+
+/* A path in the tree: top, the directory's path, and name if not NULL. */
+static int src_path(const struct src_state *st, const struct src_dir *dir,
+		    const char *name, char *buf, size_t len)
 {
-	return job_path(buf, len, st->top, "d%u", d);
+	return name ? job_path(buf, len, st->top, "%s/%s", dir->path, name) :
+		      job_path(buf, len, st->top, "%s", dir->path);
 }
 
-/* Header h lives in directory h % SRC_DIRS. */
-static int src_header(const struct src_state *st, unsigned int d,
-		      unsigned int h, char *buf, size_t len)
+static bool src_is_stat(const struct src_dir *dir, unsigned int file)
 {
-	return job_path(buf, len, st->top, "d%u/h%u.h", d, h);
+	return file % 5 == 2 && file / 5 < dir->stats;
 }
 
-static int src_output(const struct src_state *st, char *buf, size_t len)
-{
-	return job_path(buf, len, st->top, "out.o");
-}
-
+/* Removes everything init and the ops may have made in the tree, deepest
+ * first; what is already gone is fine. */
 static void src_fini(void *state)
 {
 	struct src_state *st = state;
-	char path[PATH_MAX];
+	const struct src_dir *dir;
+	char name[32], path[PATH_MAX];
+	int pid = getpid();
 
-	for (; st->headers; st->headers--) {
-		unsigned int h = st->headers - 1;
-
-		if (!src_header(st, h % SRC_DIRS, h, path, sizeof(path)))
-			file_remove(path);
-	}
-	for (; st->dirs; st->dirs--)
-		if (!src_dir(st, st->dirs - 1, path, sizeof(path)))
+	if (!st->created)
+		goto out;
+	for (size_t d = SRC_N_DIRS; d--;) {
+		dir = &src_dirs[d];
+		for (unsigned int f = 0; f < dir->files; f++) {
+			snprintf(name, sizeof(name), "hdr%02u", f);
+			if (!src_path(st, dir, name, path, sizeof(path)))
+				file_remove(path);
+		}
+		for (unsigned int c = 1; c <= dir->creats; c++) {
+			snprintf(name, sizeof(name), "tmp%u.%05d", c,
+				 pid % 100000);
+			if (!src_path(st, dir, name, path, sizeof(path)))
+				file_remove(path);
+		}
+		if (d && !src_path(st, dir, NULL, path, sizeof(path)))
 			rmdir(path);
-	if (st->created) {
-		if (!src_output(st, path, sizeof(path)))
-			file_remove(path);
-		rmdir(st->top);
 	}
+	if (!job_path(path, sizeof(path), st->top, SRC_LIST))
+		file_remove(path);
+	rmdir(st->top);
+out:
 	free(st);
+}
+
+/* Writes the list of the tree's names: each directory, then its files
+ * ("s " before those to stat), then its names to create ("c "). */
+static int src_write_list(const struct src_state *st)
+{
+	char path[PATH_MAX];
+	const struct src_dir *dir;
+	FILE *f;
+	int err;
+
+	if (job_path(path, sizeof(path), st->top, SRC_LIST))
+		return ENAMETOOLONG;
+	f = fopen(path, "wxe");
+	if (!f)
+		return errno;
+	for (size_t d = 0; d < SRC_N_DIRS; d++) {
+		dir = &src_dirs[d];
+		fprintf(f, "%s\n", dir->path);
+		for (unsigned int i = 0; i < dir->files; i++)
+			fprintf(f, "%s%s/hdr%02u\n",
+				src_is_stat(dir, i) ? "s " : "", dir->path, i);
+		for (unsigned int i = 1; i <= dir->creats; i++)
+			fprintf(f, "c %s/tmp%u.\n", dir->path, i);
+	}
+	err = ferror(f) ? EIO : 0;
+	if (fclose(f) && !err)
+		err = errno;
+	return err;
+}
+
+static int src_make_tree(const struct job_ctx *ctx, struct src_state *st)
+{
+	char first[PATH_MAX], path[PATH_MAX], name[32];
+	const struct src_dir *dir;
+	int err;
+
+	if (mkdir(st->top, 0700)) {
+		err = errno;
+		job_set_reason(ctx, "cannot create %s", st->top);
+		return err;
+	}
+	st->created = true;
+	if (src_path(st, &src_dirs[0], "hdr00", first, sizeof(first)))
+		return ENAMETOOLONG;
+	for (size_t d = 0; d < SRC_N_DIRS; d++) {
+		dir = &src_dirs[d];
+		if (src_path(st, dir, NULL, path, sizeof(path)))
+			return ENAMETOOLONG;
+		if (d && mkdir(path, 0700)) {
+			err = errno;
+			job_set_reason(ctx, "cannot create %s", path);
+			return err;
+		}
+		for (unsigned int f = 0; f < dir->files; f++) {
+			snprintf(name, sizeof(name), "hdr%02u", f);
+			if (src_path(st, dir, name, path, sizeof(path)))
+				return ENAMETOOLONG;
+			err = d || f ? file_add_name(first, path) :
+				       file_create_empty(path);
+			if (err) {
+				job_set_reason(ctx, "cannot create %s", path);
+				return err;
+			}
+		}
+	}
+	err = src_write_list(st);
+	if (err)
+		job_set_reason(ctx, "cannot write %s/%s", st->top, SRC_LIST);
+	return err;
 }
 
 static int src_init(const struct job_ctx *ctx, void **state)
 {
 	struct src_state *st = calloc(1, sizeof(*st));
-	char path[PATH_MAX];
-	int err = ENAMETOOLONG;
+	int err;
 
 	if (!st)
 		return ENOMEM;
+	st->progress = ctx->progress;
 	st->rng = ctx->seed ^ 0x5cc5cc5cULL;
+	/* The op's chdir() would move every thread of the process: a user
+	 * that is a thread takes a working directory of its own. */
+	if (ctx->threaded && unshare(CLONE_FS)) {
+		err = errno;
+		job_set_reason(ctx, "cannot unshare the working directory");
+		goto fail;
+	}
+	err = ENAMETOOLONG;
 	if (job_path(st->top, sizeof(st->top), ctx->dir, "disk_src.%u",
 		     ctx->user))
 		goto fail;
-	if (mkdir(st->top, 0700)) {
-		err = errno;
-		job_set_reason(ctx, "cannot create %s", st->top);
+	err = src_make_tree(ctx, st);
+	if (err)
 		goto fail;
-	}
-	st->created = true;
-	while (st->dirs < SRC_DIRS) {
-		if (src_dir(st, st->dirs, path, sizeof(path)))
-			goto fail;
-		if (mkdir(path, 0700)) {
-			err = errno;
-			job_set_reason(ctx, "cannot create %s", path);
-			goto fail;
-		}
-		st->dirs++;
-	}
-	while (st->headers < SRC_HEADERS) {
-		unsigned int h = st->headers;
-
-		if (src_header(st, h % SRC_DIRS, h, path, sizeof(path)))
-			goto fail;
-		err = file_create_empty(path);
-		if (err) {
-			job_set_reason(ctx, "cannot create %s", path);
-			goto fail;
-		}
-		st->headers++;
-	}
 	*state = st;
 	return 0;
 fail:
@@ -704,53 +815,108 @@ fail:
 	return err;
 }
 
-/* One op: SRC_ROUNDS rounds, each searching one random header of every
- * directory's share, so an op always makes the same number of stats, then
- * writing the output file. */
+/* Reads the list into the state's slots: the names to stat, and the names
+ * to create with the process ID appended. Other lines are skipped. */
+static int src_read_list(struct src_state *st, FILE *list, int pid)
+{
+	unsigned int n_stats = 0, n_creats = 0;
+	char line[SRC_LINE_MAX];
+	size_t len;
+
+	memset(st->stats, 0, sizeof(st->stats));
+	memset(st->creats, 0, sizeof(st->creats));
+	while (fgets(line, sizeof(line), list)) {
+		if (line[0] != 's' && line[0] != 'c')
+			continue;
+		len = strlen(line);
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len < 3 || line[1] != ' ')
+			return EINVAL;
+		if (line[0] == 's') {
+			if (n_stats == SRC_SLOTS)
+				return EINVAL;
+			memcpy(st->stat_names[n_stats], line + 2, len - 1);
+			st->stats[n_stats] = st->stat_names[n_stats];
+			n_stats++;
+		} else {
+			if (n_creats == SRC_SLOTS)
+				return EINVAL;
+			snprintf(st->creat_names[n_creats],
+				 sizeof(st->creat_names[n_creats]), "%s%05d",
+				 line + 2, pid % 100000);
+			st->creats[n_creats] = st->creat_names[n_creats];
+			n_creats++;
+		}
+	}
+	return ferror(list) ? EIO : 0;
+}
+
+/* SRC_SHUFFLES passes, each swapping every slot with a random one. */
+static void src_shuffle(const char **slots, uint64_t *rng)
+{
+	const char *t;
+	unsigned int j;
+
+	for (unsigned int pass = 0; pass < SRC_SHUFFLES; pass++) {
+		for (unsigned int i = 0; i < SRC_SLOTS; i++) {
+			j = (unsigned int)(file_random(rng) % SRC_SLOTS);
+			t = slots[i];
+			slots[i] = slots[j];
+			slots[j] = t;
+		}
+	}
+}
+
+static int src_search(struct src_state *st)
+{
+	struct stat sb;
+	int fd;
+
+	for (unsigned int i = 0; i < SRC_SLOTS; i++) {
+		if (st->stats[i] && stat(st->stats[i], &sb))
+			return errno;
+		if (st->creats[i]) {
+			fd = sys_creat(st->creats[i], 0600);
+			if (fd < 0)
+				return errno;
+			close(fd);
+			if (sys_unlink(st->creats[i]))
+				return errno;
+		}
+		job_progress(st->progress, 1);
+	}
+	return 0;
+}
+
 static int src_run(void *state)
 {
 	struct src_state *st = state;
-	char path[PATH_MAX];
-	struct stat sb;
-	unsigned int h;
-	int fd;
+	FILE *list;
+	int err;
 
-	for (unsigned int r = 0; r < SRC_ROUNDS; r++) {
-		for (unsigned int home = 0; home < SRC_DIRS; home++) {
-			h = (unsigned int)(file_random(&st->rng) %
-					   (SRC_HEADERS / SRC_DIRS)) *
-			    SRC_DIRS + home;
-			for (unsigned int d = 0; d < home; d++) {
-				if (src_header(st, d, h, path, sizeof(path)))
-					return ENAMETOOLONG;
-				if (!stat(path, &sb))
-					return EEXIST;
-				if (errno != ENOENT)
-					return errno;
-			}
-			if (src_header(st, home, h, path, sizeof(path)))
-				return ENAMETOOLONG;
-			if (stat(path, &sb))
-				return errno;
-		}
-		if (src_output(st, path, sizeof(path)))
-			return ENAMETOOLONG;
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			  O_CLOEXEC, 0600);
-		if (fd < 0) {
-			int err = errno;
-
-			/* Left by an earlier failed op: clear it so that
-			 * only this op fails. */
-			if (err == EEXIST)
-				sys_unlink(path);
-			return err;
-		}
-		close(fd);
-		if (sys_unlink(path))
-			return errno;
+	if (!getcwd(st->cwd, sizeof(st->cwd)))
+		return errno;
+	if (chdir(st->top))
+		return errno;
+	list = fopen(SRC_LIST, "re");
+	if (!list) {
+		err = errno;
+		goto out;
 	}
-	return 0;
+	err = src_read_list(st, list, getpid());
+	fclose(list);
+	if (err)
+		goto out;
+	src_shuffle(st->stats, &st->rng);
+	src_shuffle(st->creats, &st->rng);
+	err = src_search(st);
+out:
+	/* Back where the op started, even after a failure: the user's other
+	 * jobs may use paths relative to it. */
+	if (chdir(st->cwd) && !err)
+		err = errno;
+	return err;
 }
 
 const struct job job_creat_clo = {
@@ -811,18 +977,21 @@ const struct job job_dir_rtns_1 = {
 const struct job job_disk_src = {
 	.name = "disk_src",
 	.family = "file",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
 	.unit = "Directory Searches",
-	.inner_ops = SRC_ROUNDS * SRC_DIRS,
-	.summary = "stat() headers along a 4-directory search path; create "
-		   "and remove a file",
+	.inner_ops = SRC_SLOTS,
+	.summary = "in a source tree made at init, read its name list, stat "
+		   "57 files, create and remove 43",
 	.syscalls = (const struct job_syscall[]){
-		{ "newfstatat",
-		  SRC_ROUNDS * SRC_DIRS * (SRC_DIRS + 1) / 2 },
-		{ "openat", SRC_ROUNDS }, { "close", SRC_ROUNDS },
-		{ "unlink", SRC_ROUNDS }, { NULL, 0 } },
-	.setup = "creates the include path (4 directories, 64 empty headers) "
-		 "at init",
+		{ "newfstatat", 1 + SRC_STATS, 0 },
+		{ "close", 1 + SRC_CREATS, 0 },
+		{ "creat", SRC_CREATS, 0 }, { "unlink", SRC_CREATS, 0 },
+		{ "read", 4, 0 }, { "chdir", 2, 0 }, { "getpid", 1, 0 },
+		{ "getcwd", 1, 0 }, { "openat", 1, 0 }, { NULL, 0, 0 } },
+	.deviation = "each user searches a tree of its own, where reaim's "
+		     "users share one fakeh tree per disk directory and "
+		     "create their files in its directories.",
 	.init = src_init,
 	.run = src_run,
 	.fini = src_fini,
