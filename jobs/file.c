@@ -1,8 +1,9 @@
-/* jobs/file.c: file-system metadata jobs (creat, unlink, close). */
+/* jobs/file.c: the file-system metadata jobs, micro and AIM7. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,20 +289,12 @@ const struct job job_close = {
 };
 
 /*
- * The AIM7 file and directory jobs. Their names include the job and the
- * user, like the files above, so that users sharing a directory never meet.
+ * The AIM7 file and directory jobs: each op does the work of one reaim job
+ * of the same name. Their files carry the job and the user in their names,
+ * like the files above, so that users sharing a directory never meet.
  */
 
-/* Inner operations per op; an op takes a fraction of a millisecond. */
-#define CREAT_CLO_LOOPS 100
-#define LINK_PAIRS 100
-#define DIR_ENTRIES 32		/* files in dir_rtns_1's directory */
-#define DIR_SEARCHES 10		/* directory scans per dir_rtns_1 op */
-#define SRC_DIRS 4		/* disk_src's include path */
-#define SRC_HEADERS 64		/* header files spread over the path */
-#define SRC_ROUNDS 4		/* rounds of SRC_DIRS searches per op */
-
-/* splitmix64, for the random names the directory jobs look for. */
+/* splitmix64, for the order in which disk_src visits its names. */
 static uint64_t file_random(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -323,13 +316,36 @@ static int file_create_empty(const char *path)
 	return 0;
 }
 
+/*
+ * Gives the file `first` the name `path` too. The directory jobs need many
+ * names, not many files: a thousand users then need a thousand inodes, not
+ * over a million. Where the filesystem allows no more links to one file,
+ * the name gets an empty file of its own.
+ */
+static int file_add_name(const char *first, const char *path)
+{
+	if (!link(first, path))
+		return 0;
+	if (errno != EMLINK)
+		return errno;
+	return file_create_empty(path);
+}
+
 /* Removes a file this job owns; one that is already gone is fine. */
 static void file_remove(const char *path)
 {
 	sys_unlink(path);
 }
 
+/*
+ * creat_clo: CREAT_CLO_LOOPS times, creat() one file and close it, then
+ * remove the file. The first creat() makes the file, the others truncate
+ * it. An inner op is one creat() and its close().
+ */
+#define CREAT_CLO_LOOPS 1000
+
 struct creat_clo_state {
+	uint64_t *progress;
 	char path[PATH_MAX];
 };
 
@@ -344,24 +360,18 @@ static int creat_clo_init(const struct job_ctx *ctx, void **state)
 		free(st);
 		return ENAMETOOLONG;
 	}
+	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
 
-/*
- * creat_clo: creates a temporary file, then creats it again (which
- * truncates it) CREAT_CLO_LOOPS - 1 times, closing it after each, and
- * removes it. The first open has O_EXCL and every one O_NOFOLLOW, which
- * creat() cannot say, so the opens are openat() with creat()'s flags.
- */
 static int creat_clo_run(void *state)
 {
 	struct creat_clo_state *st = state;
-	int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
 	int fd, err = 0;
 
 	for (unsigned int i = 0; i < CREAT_CLO_LOOPS; i++) {
-		fd = open(st->path, flags, 0600);
+		fd = sys_creat(st->path, 0600);
 		if (fd < 0) {
 			err = errno;
 			break;
@@ -370,7 +380,7 @@ static int creat_clo_run(void *state)
 			err = errno;
 			break;
 		}
-		flags = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC;
+		job_progress(st->progress, 1);
 	}
 	/* Even after a failure, so that the next op starts afresh. */
 	if (sys_unlink(st->path) && !err)
@@ -386,79 +396,126 @@ static void creat_clo_fini(void *state)
 	free(st);
 }
 
+/*
+ * link_test: creat() a file and give it LINK_NAMES - 1 more names (8 in
+ * all, POSIX's smallest LINK_MAX); then, LINK_ROUNDS times, remove each
+ * extra name and link it again; then remove every name and close the file.
+ * That is 70 link() and 71 unlink() an op. An inner op is one remove and
+ * relink of the rounds, AIM7's "Link/Unlink Pairs", 63 an op.
+ */
+#define LINK_NAMES 8
+#define LINK_ROUNDS 9
+#define LINK_PAIRS (LINK_ROUNDS * (LINK_NAMES - 1))
+
 struct link_state {
-	char target[PATH_MAX];
-	char link[PATH_MAX];
-	bool created;		/* the target is this job's */
+	uint64_t *progress;
+	size_t stride;		/* bytes from one name to the next */
+	char names[];		/* LINK_NAMES paths, DIR/link_test.<user>.<i> */
 };
 
-static void link_fini(void *state)
-{
-	struct link_state *st = state;
+_Static_assert(LINK_NAMES <= 10, "link_test's names end in one digit");
 
-	if (st->created) {
-		file_remove(st->link);
-		file_remove(st->target);
-	}
-	free(st);
+static const char *link_name(const struct link_state *st, unsigned int i)
+{
+	return st->names + i * st->stride;
+}
+
+/* Removes every name an op may have left; a missing one is fine. */
+static void link_remove_all(const struct link_state *st)
+{
+	for (unsigned int i = 0; i < LINK_NAMES; i++)
+		file_remove(link_name(st, i));
 }
 
 static int link_init(const struct job_ctx *ctx, void **state)
 {
-	struct link_state *st = calloc(1, sizeof(*st));
-	int err;
+	struct link_state *st;
+	char path[PATH_MAX];
+	size_t len;
 
+	/* Every name has the same length: the index is one digit. */
+	if (job_path(path, sizeof(path), ctx->dir, "link_test.%u.0",
+		     ctx->user))
+		return ENAMETOOLONG;
+	len = strlen(path) + 1;
+	st = calloc(1, sizeof(*st) + LINK_NAMES * len);
 	if (!st)
 		return ENOMEM;
-	if (job_path(st->target, sizeof(st->target), ctx->dir,
-		     "link_test.%u", ctx->user) ||
-	    job_path(st->link, sizeof(st->link), ctx->dir, "link_test.%u.l",
-		     ctx->user)) {
-		err = ENAMETOOLONG;
-		goto fail;
-	}
-	err = file_create_empty(st->target);
-	if (err) {
-		job_set_reason(ctx, "cannot create %s", st->target);
-		goto fail;
-	}
-	st->created = true;
+	st->progress = ctx->progress;
+	st->stride = len;
+	for (unsigned int i = 0; i < LINK_NAMES; i++)
+		job_path(st->names + i * len, len, ctx->dir, "link_test.%u.%u",
+			 ctx->user, i);
 	*state = st;
 	return 0;
-fail:
-	link_fini(st);
-	return err;
 }
 
-/* link_test: LINK_PAIRS times, a second name for a file, then its
- * removal. */
 static int link_run(void *state)
 {
 	struct link_state *st = state;
+	const char *file = link_name(st, 0);
+	unsigned int i, round;
+	int fd, err;
 
-	for (unsigned int i = 0; i < LINK_PAIRS; i++) {
-		if (link(st->target, st->link)) {
-			int err = errno;
-
-			/* A link that an earlier failed op left behind is
-			 * removed, so that one failure does not fail every
-			 * op after it. */
-			if (err == EEXIST)
-				sys_unlink(st->link);
-			return err;
+	fd = sys_creat(file, 0600);
+	if (fd < 0)
+		return errno;
+	for (i = 1; i < LINK_NAMES; i++)
+		if (link(file, link_name(st, i)))
+			goto fail;
+	for (round = 0; round < LINK_ROUNDS; round++) {
+		for (i = 1; i < LINK_NAMES; i++) {
+			if (sys_unlink(link_name(st, i)) ||
+			    link(file, link_name(st, i)))
+				goto fail;
+			job_progress(st->progress, 1);
 		}
-		if (sys_unlink(st->link))
-			return errno;
 	}
-	return 0;
+	for (i = 0; i < LINK_NAMES; i++)
+		if (sys_unlink(link_name(st, i)))
+			goto fail;
+	return close(fd) ? errno : 0;
+fail:
+	err = errno;
+	/* Leave no name behind, so that the next op starts afresh. */
+	link_remove_all(st);
+	close(fd);
+	return err;
 }
 
+static void link_fini(void *state)
+{
+	link_remove_all(state);
+	free(state);
+}
+
+/*
+ * dir_rtns_1: DIR_READS readdir() calls on one open directory, rewinding
+ * it whenever they reach its end. AIM7 reads /bin, whose size differs from
+ * one system to the next; the job reads a directory of its own, made at
+ * init with as many entries as /bin had where reaim's counts were taken
+ * (1305 with . and ..; the counts allow 1250 to 1427), with names of 10
+ * characters. The reads then go round it 7 times and part of an eighth,
+ * and with glibc's 32 KiB directory buffer a round takes 2 getdents64 and
+ * one more that finds the end: 22 getdents64 and 7 lseek an op, as reaim's
+ * made there. An inner op is one readdir(), AIM7's "Directory Operations".
+ */
+#define DIR_READS 10000
+#define DIR_READ_STEP 100	/* readdir() calls per progress report */
+#define DIR_FILES 1303		/* entries besides . and .. */
+
 struct dir_state {
+	uint64_t *progress;
 	char dir[PATH_MAX];
-	uint64_t rng;
-	unsigned int entries;	/* files created so far */
+	unsigned int entries;	/* names made so far */
 	bool created;		/* the directory is this job's */
 };
+
+static int dir_entry(const struct dir_state *st, unsigned int i, char *buf,
+		     size_t len)
+{
+	return job_path(buf, len, st->dir, "entry%05u", i);
+}
 
 static void dir_fini(void *state)
 {
@@ -466,8 +523,7 @@ static void dir_fini(void *state)
 	char path[PATH_MAX];
 
 	for (; st->entries; st->entries--)
-		if (!job_path(path, sizeof(path), st->dir, "e%u",
-			      st->entries - 1))
+		if (!dir_entry(st, st->entries - 1, path, sizeof(path)))
 			file_remove(path);
 	if (st->created)
 		rmdir(st->dir);
@@ -477,34 +533,37 @@ static void dir_fini(void *state)
 static int dir_init(const struct job_ctx *ctx, void **state)
 {
 	struct dir_state *st = calloc(1, sizeof(*st));
-	char path[PATH_MAX];
-	int err;
+	char first[PATH_MAX], path[PATH_MAX];
+	int err = ENAMETOOLONG;
 
 	if (!st)
 		return ENOMEM;
-	st->rng = ctx->seed ^ 0xd1d1d1d1ULL;
+	st->progress = ctx->progress;
 	if (job_path(st->dir, sizeof(st->dir), ctx->dir, "dir_rtns_1.%u",
-		     ctx->user)) {
-		err = ENAMETOOLONG;
+		     ctx->user))
 		goto fail;
-	}
 	if (mkdir(st->dir, 0700)) {
 		err = errno;
 		job_set_reason(ctx, "cannot create %s", st->dir);
 		goto fail;
 	}
 	st->created = true;
-	while (st->entries < DIR_ENTRIES) {
-		if (job_path(path, sizeof(path), st->dir, "e%u", st->entries)) {
-			err = ENAMETOOLONG;
+	if (dir_entry(st, 0, first, sizeof(first)))
+		goto fail;
+	err = file_create_empty(first);
+	if (err) {
+		job_set_reason(ctx, "cannot create %s", first);
+		goto fail;
+	}
+	for (st->entries = 1; st->entries < DIR_FILES; st->entries++) {
+		err = ENAMETOOLONG;
+		if (dir_entry(st, st->entries, path, sizeof(path)))
 			goto fail;
-		}
-		err = file_create_empty(path);
+		err = file_add_name(first, path);
 		if (err) {
 			job_set_reason(ctx, "cannot create %s", path);
 			goto fail;
 		}
-		st->entries++;
 	}
 	*state = st;
 	return 0;
@@ -513,130 +572,242 @@ fail:
 	return err;
 }
 
-/* dir_rtns_1: DIR_SEARCHES times, opens the directory and reads it until
- * it meets a randomly chosen name, as a lookup by scanning would. */
 static int dir_run(void *state)
 {
 	struct dir_state *st = state;
-	char name[16];
-	struct dirent *de;
-	DIR *d;
-	int err;
+	DIR *d = opendir(st->dir);
+	int err = 0;
 
-	for (unsigned int i = 0; i < DIR_SEARCHES; i++) {
-		snprintf(name, sizeof(name), "e%u",
-			 (unsigned int)(file_random(&st->rng) % DIR_ENTRIES));
-		d = opendir(st->dir);
-		if (!d)
-			return errno;
-		errno = 0;
-		do
-			de = readdir(d);
-		while (de && strcmp(de->d_name, name));
-		err = de ? 0 : errno ? errno : ENOENT;
-		if (closedir(d) && !err)
-			err = errno;
-		if (err)
-			return err;
+	if (!d)
+		return errno;
+	for (unsigned int step = 0; step < DIR_READS / DIR_READ_STEP; step++) {
+		for (unsigned int i = 0; i < DIR_READ_STEP; i++) {
+			errno = 0;
+			if (readdir(d))
+				continue;
+			if (errno) {
+				err = errno;
+				goto out;
+			}
+			rewinddir(d);
+		}
+		job_progress(st->progress, DIR_READ_STEP);
 	}
-	return 0;
+out:
+	closedir(d);
+	return err;
 }
 
 /*
- * disk_src models a build looking for headers: SRC_DIRS directories form
- * an include path and each header lives in one of them, so a search stats
- * the name in each directory in order until it is found. The misses on the
- * way (negative lookups) are as much a part of it as the hit. Each round
- * then writes an output file: creates it, closes it and removes it.
+ * disk_src: a search of a small source tree. An op reads the tree's list
+ * of names, shuffles the names to stat and the names to create, and goes
+ * through SRC_SLOTS slots: it stats the slot's name to stat, if any, and
+ * creates, closes and removes the slot's name to create, if any. An inner
+ * op is one slot, AIM7's "Directory Searches".
+ *
+ * AIM7 ships its tree (fakeh.tgz); the job makes one at init with the same
+ * shape: 8 directories of 40 files at depths 0 to 6 below the top, and a
+ * list of 9.6 KiB (4 read() calls) that names every file, 57 of them to
+ * stat, and 43 names to create. As in AIM7, the op works inside the tree:
+ * it changes into it and back (getcwd, chdir) and uses relative paths, and
+ * the names it creates end in the process ID (getpid).
  */
-struct src_state {
-	char top[PATH_MAX];
-	uint64_t rng;
-	unsigned int dirs;	/* subdirectories created so far */
-	unsigned int headers;	/* headers created so far */
-	bool created;		/* the top directory is this job's */
+#define SRC_SLOTS 75		/* names of each kind the list may hold */
+#define SRC_FILES 40		/* files of a directory that has files */
+#define SRC_STATS 57		/* names to stat in the list */
+#define SRC_CREATS 43		/* names to create in the list */
+#define SRC_SHUFFLES 5		/* passes that shuffle each kind */
+#define SRC_LINE_MAX 160	/* longest line of the list */
+#define SRC_LIST "dirlist"
+
+/* The tree, parents before children; its stats add up to SRC_STATS and its
+ * creats to SRC_CREATS. File i of a directory is "hdr<i>"; the list names
+ * files 2, 7, 12, ... to stat, and "tmp1." to "tmp<creats>." to create. */
+static const struct src_dir {
+	const char *path;	/* from the top of the tree */
+	unsigned char files;
+	unsigned char stats;
+	unsigned char creats;
+} src_dirs[] = {
+	{ ".", SRC_FILES, 8, 0 },
+	{ "./bin", SRC_FILES, 6, 7 },
+	{ "./usr", 0, 0, 0 },
+	{ "./usr/home", SRC_FILES, 7, 5 },
+	{ "./usr/spool", 0, 0, 0 },
+	{ "./usr/spool/mail", 0, 0, 0 },
+	{ "./usr/spool/mail/tmp", SRC_FILES, 7, 6 },
+	{ "./usr/local", 0, 0, 0 },
+	{ "./usr/local/src", 0, 0, 0 },
+	{ "./usr/local/src/proj", 0, 0, 0 },
+	{ "./usr/local/src/proj/doc", 0, 0, 0 },
+	{ "./usr/local/src/proj/doc/man1", SRC_FILES, 7, 6 },
+	{ "./usr/local/src/proj/lib", SRC_FILES, 6, 6 },
+	{ "./usr/src", 0, 0, 0 },
+	{ "./usr/src/tools", 0, 0, 0 },
+	{ "./usr/src/tools/build", 0, 0, 0 },
+	{ "./usr/src/tools/build/source", SRC_FILES, 8, 6 },
+	{ "./usr/opt", 0, 0, 0 },
+	{ "./usr/opt/port", 0, 0, 0 },
+	{ "./usr/opt/port/tools", 0, 0, 0 },
+	{ "./usr/opt/port/tools/compress", SRC_FILES, 8, 7 },
 };
 
-static int src_dir(const struct src_state *st, unsigned int d, char *buf,
-		   size_t len)
+#define SRC_N_DIRS (sizeof(src_dirs) / sizeof(src_dirs[0]))
+
+struct src_state {
+	uint64_t *progress;
+	uint64_t rng;
+	bool created;		/* the top directory is this job's */
+	char top[PATH_MAX];
+	char cwd[PATH_MAX];	/* where the op returns to */
+	/* One op's names, as read from the list, and the order of its slots
+	 * (NULL: no name of that kind in the slot). */
+	char stat_names[SRC_SLOTS][SRC_LINE_MAX];
+	char creat_names[SRC_SLOTS][SRC_LINE_MAX + 8];
+	const char *stats[SRC_SLOTS];
+	const char *creats[SRC_SLOTS];
+};
+
+/* A path in the tree: top, the directory's path, and name if not NULL. */
+static int src_path(const struct src_state *st, const struct src_dir *dir,
+		    const char *name, char *buf, size_t len)
 {
-	return job_path(buf, len, st->top, "d%u", d);
+	return name ? job_path(buf, len, st->top, "%s/%s", dir->path, name) :
+		      job_path(buf, len, st->top, "%s", dir->path);
 }
 
-/* Header h lives in directory h % SRC_DIRS. */
-static int src_header(const struct src_state *st, unsigned int d,
-		      unsigned int h, char *buf, size_t len)
+static bool src_is_stat(const struct src_dir *dir, unsigned int file)
 {
-	return job_path(buf, len, st->top, "d%u/h%u.h", d, h);
+	return file % 5 == 2 && file / 5 < dir->stats;
 }
 
-static int src_output(const struct src_state *st, char *buf, size_t len)
-{
-	return job_path(buf, len, st->top, "out.o");
-}
-
+/* Removes everything init and the ops may have made in the tree, deepest
+ * first; what is already gone is fine. */
 static void src_fini(void *state)
 {
 	struct src_state *st = state;
-	char path[PATH_MAX];
+	const struct src_dir *dir;
+	char name[32], path[PATH_MAX];
+	int pid = getpid();
 
-	for (; st->headers; st->headers--) {
-		unsigned int h = st->headers - 1;
-
-		if (!src_header(st, h % SRC_DIRS, h, path, sizeof(path)))
-			file_remove(path);
-	}
-	for (; st->dirs; st->dirs--)
-		if (!src_dir(st, st->dirs - 1, path, sizeof(path)))
+	if (!st->created)
+		goto out;
+	for (size_t d = SRC_N_DIRS; d--;) {
+		dir = &src_dirs[d];
+		for (unsigned int f = 0; f < dir->files; f++) {
+			snprintf(name, sizeof(name), "hdr%02u", f);
+			if (!src_path(st, dir, name, path, sizeof(path)))
+				file_remove(path);
+		}
+		for (unsigned int c = 1; c <= dir->creats; c++) {
+			snprintf(name, sizeof(name), "tmp%u.%05d", c,
+				 pid % 100000);
+			if (!src_path(st, dir, name, path, sizeof(path)))
+				file_remove(path);
+		}
+		if (d && !src_path(st, dir, NULL, path, sizeof(path)))
 			rmdir(path);
-	if (st->created) {
-		if (!src_output(st, path, sizeof(path)))
-			file_remove(path);
-		rmdir(st->top);
 	}
+	if (!job_path(path, sizeof(path), st->top, SRC_LIST))
+		file_remove(path);
+	rmdir(st->top);
+out:
 	free(st);
+}
+
+/* Writes the list of the tree's names: each directory, then its files
+ * ("s " before those to stat), then its names to create ("c "). */
+static int src_write_list(const struct src_state *st)
+{
+	char path[PATH_MAX];
+	const struct src_dir *dir;
+	FILE *f;
+	int err;
+
+	if (job_path(path, sizeof(path), st->top, SRC_LIST))
+		return ENAMETOOLONG;
+	f = fopen(path, "wxe");
+	if (!f)
+		return errno;
+	for (size_t d = 0; d < SRC_N_DIRS; d++) {
+		dir = &src_dirs[d];
+		fprintf(f, "%s\n", dir->path);
+		for (unsigned int i = 0; i < dir->files; i++)
+			fprintf(f, "%s%s/hdr%02u\n",
+				src_is_stat(dir, i) ? "s " : "", dir->path, i);
+		for (unsigned int i = 1; i <= dir->creats; i++)
+			fprintf(f, "c %s/tmp%u.\n", dir->path, i);
+	}
+	err = ferror(f) ? EIO : 0;
+	if (fclose(f) && !err)
+		err = errno;
+	return err;
+}
+
+static int src_make_tree(const struct job_ctx *ctx, struct src_state *st)
+{
+	char first[PATH_MAX], path[PATH_MAX], name[32];
+	const struct src_dir *dir;
+	int err;
+
+	if (mkdir(st->top, 0700)) {
+		err = errno;
+		job_set_reason(ctx, "cannot create %s", st->top);
+		return err;
+	}
+	st->created = true;
+	if (src_path(st, &src_dirs[0], "hdr00", first, sizeof(first)))
+		return ENAMETOOLONG;
+	for (size_t d = 0; d < SRC_N_DIRS; d++) {
+		dir = &src_dirs[d];
+		if (src_path(st, dir, NULL, path, sizeof(path)))
+			return ENAMETOOLONG;
+		if (d && mkdir(path, 0700)) {
+			err = errno;
+			job_set_reason(ctx, "cannot create %s", path);
+			return err;
+		}
+		for (unsigned int f = 0; f < dir->files; f++) {
+			snprintf(name, sizeof(name), "hdr%02u", f);
+			if (src_path(st, dir, name, path, sizeof(path)))
+				return ENAMETOOLONG;
+			err = d || f ? file_add_name(first, path) :
+				       file_create_empty(path);
+			if (err) {
+				job_set_reason(ctx, "cannot create %s", path);
+				return err;
+			}
+		}
+	}
+	err = src_write_list(st);
+	if (err)
+		job_set_reason(ctx, "cannot write %s/%s", st->top, SRC_LIST);
+	return err;
 }
 
 static int src_init(const struct job_ctx *ctx, void **state)
 {
 	struct src_state *st = calloc(1, sizeof(*st));
-	char path[PATH_MAX];
-	int err = ENAMETOOLONG;
+	int err;
 
 	if (!st)
 		return ENOMEM;
+	st->progress = ctx->progress;
 	st->rng = ctx->seed ^ 0x5cc5cc5cULL;
+	/* The op's chdir() would move every thread of the process: a user
+	 * that is a thread takes a working directory of its own. */
+	if (ctx->threaded && unshare(CLONE_FS)) {
+		err = errno;
+		job_set_reason(ctx, "cannot unshare the working directory");
+		goto fail;
+	}
+	err = ENAMETOOLONG;
 	if (job_path(st->top, sizeof(st->top), ctx->dir, "disk_src.%u",
 		     ctx->user))
 		goto fail;
-	if (mkdir(st->top, 0700)) {
-		err = errno;
-		job_set_reason(ctx, "cannot create %s", st->top);
+	err = src_make_tree(ctx, st);
+	if (err)
 		goto fail;
-	}
-	st->created = true;
-	while (st->dirs < SRC_DIRS) {
-		if (src_dir(st, st->dirs, path, sizeof(path)))
-			goto fail;
-		if (mkdir(path, 0700)) {
-			err = errno;
-			job_set_reason(ctx, "cannot create %s", path);
-			goto fail;
-		}
-		st->dirs++;
-	}
-	while (st->headers < SRC_HEADERS) {
-		unsigned int h = st->headers;
-
-		if (src_header(st, h % SRC_DIRS, h, path, sizeof(path)))
-			goto fail;
-		err = file_create_empty(path);
-		if (err) {
-			job_set_reason(ctx, "cannot create %s", path);
-			goto fail;
-		}
-		st->headers++;
-	}
 	*state = st;
 	return 0;
 fail:
@@ -644,66 +815,121 @@ fail:
 	return err;
 }
 
-/* One op: SRC_ROUNDS rounds, each searching one random header of every
- * directory's share, so an op always makes the same number of stats, then
- * writing the output file. */
+/* Reads the list into the state's slots: the names to stat, and the names
+ * to create with the process ID appended. Other lines are skipped. */
+static int src_read_list(struct src_state *st, FILE *list, int pid)
+{
+	unsigned int n_stats = 0, n_creats = 0;
+	char line[SRC_LINE_MAX];
+	size_t len;
+
+	memset(st->stats, 0, sizeof(st->stats));
+	memset(st->creats, 0, sizeof(st->creats));
+	while (fgets(line, sizeof(line), list)) {
+		if (line[0] != 's' && line[0] != 'c')
+			continue;
+		len = strlen(line);
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len < 3 || line[1] != ' ')
+			return EINVAL;
+		if (line[0] == 's') {
+			if (n_stats == SRC_SLOTS)
+				return EINVAL;
+			memcpy(st->stat_names[n_stats], line + 2, len - 1);
+			st->stats[n_stats] = st->stat_names[n_stats];
+			n_stats++;
+		} else {
+			if (n_creats == SRC_SLOTS)
+				return EINVAL;
+			snprintf(st->creat_names[n_creats],
+				 sizeof(st->creat_names[n_creats]), "%s%05d",
+				 line + 2, pid % 100000);
+			st->creats[n_creats] = st->creat_names[n_creats];
+			n_creats++;
+		}
+	}
+	return ferror(list) ? EIO : 0;
+}
+
+/* SRC_SHUFFLES passes, each swapping every slot with a random one. */
+static void src_shuffle(const char **slots, uint64_t *rng)
+{
+	const char *t;
+	unsigned int j;
+
+	for (unsigned int pass = 0; pass < SRC_SHUFFLES; pass++) {
+		for (unsigned int i = 0; i < SRC_SLOTS; i++) {
+			j = (unsigned int)(file_random(rng) % SRC_SLOTS);
+			t = slots[i];
+			slots[i] = slots[j];
+			slots[j] = t;
+		}
+	}
+}
+
+static int src_search(struct src_state *st)
+{
+	struct stat sb;
+	int fd;
+
+	for (unsigned int i = 0; i < SRC_SLOTS; i++) {
+		if (st->stats[i] && stat(st->stats[i], &sb))
+			return errno;
+		if (st->creats[i]) {
+			fd = sys_creat(st->creats[i], 0600);
+			if (fd < 0)
+				return errno;
+			close(fd);
+			if (sys_unlink(st->creats[i]))
+				return errno;
+		}
+		job_progress(st->progress, 1);
+	}
+	return 0;
+}
+
 static int src_run(void *state)
 {
 	struct src_state *st = state;
-	char path[PATH_MAX];
-	struct stat sb;
-	unsigned int h;
-	int fd;
+	FILE *list;
+	int err;
 
-	for (unsigned int r = 0; r < SRC_ROUNDS; r++) {
-		for (unsigned int home = 0; home < SRC_DIRS; home++) {
-			h = (unsigned int)(file_random(&st->rng) %
-					   (SRC_HEADERS / SRC_DIRS)) *
-			    SRC_DIRS + home;
-			for (unsigned int d = 0; d < home; d++) {
-				if (src_header(st, d, h, path, sizeof(path)))
-					return ENAMETOOLONG;
-				if (!stat(path, &sb))
-					return EEXIST;
-				if (errno != ENOENT)
-					return errno;
-			}
-			if (src_header(st, home, h, path, sizeof(path)))
-				return ENAMETOOLONG;
-			if (stat(path, &sb))
-				return errno;
-		}
-		if (src_output(st, path, sizeof(path)))
-			return ENAMETOOLONG;
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-			  O_CLOEXEC, 0600);
-		if (fd < 0) {
-			int err = errno;
-
-			/* Left by an earlier failed op: clear it so that
-			 * only this op fails. */
-			if (err == EEXIST)
-				sys_unlink(path);
-			return err;
-		}
-		close(fd);
-		if (sys_unlink(path))
-			return errno;
+	if (!getcwd(st->cwd, sizeof(st->cwd)))
+		return errno;
+	if (chdir(st->top))
+		return errno;
+	list = fopen(SRC_LIST, "re");
+	if (!list) {
+		err = errno;
+		goto out;
 	}
-	return 0;
+	err = src_read_list(st, list, getpid());
+	fclose(list);
+	if (err)
+		goto out;
+	src_shuffle(st->stats, &st->rng);
+	src_shuffle(st->creats, &st->rng);
+	err = src_search(st);
+out:
+	/* Back where the op started, even after a failure: the user's other
+	 * jobs may use paths relative to it. */
+	if (chdir(st->cwd) && !err)
+		err = errno;
+	return err;
 }
 
 const struct job job_creat_clo = {
 	.name = "creat_clo",
 	.family = "file",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
 	.unit = "File Creations and Closes",
 	.inner_ops = CREAT_CLO_LOOPS,
-	.summary = "create a temporary file, creat+close it 100 times, "
-		   "remove it",
+	.summary = "creat() and close() one file 1000 times, then remove it",
 	.syscalls = (const struct job_syscall[]){
-		{ "openat", CREAT_CLO_LOOPS }, { "close", CREAT_CLO_LOOPS },
-		{ "unlink", 1 }, { NULL, 0 } },
+		{ "creat", 0, 1 }, { "close", 0, 1 }, { "unlink", 1, 0 },
+		{ NULL, 0, 0 } },
 	.init = creat_clo_init,
 	.run = creat_clo_run,
 	.fini = creat_clo_fini,
@@ -712,13 +938,16 @@ const struct job job_creat_clo = {
 const struct job job_link_test = {
 	.name = "link_test",
 	.family = "file",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
 	.unit = "Link/Unlink Pairs",
 	.inner_ops = LINK_PAIRS,
-	.summary = "give a file a second name and remove it, 100 times",
+	.summary = "give a new file 7 more names, remove and relink each 9 "
+		   "times, remove them all",
 	.syscalls = (const struct job_syscall[]){
-		{ "link", LINK_PAIRS }, { "unlink", LINK_PAIRS }, { NULL, 0 } },
-	.setup = "creates the file to link at init",
+		{ "link", LINK_NAMES - 1, 1 },
+		{ "unlink", LINK_NAMES, 1 },
+		{ "creat", 1, 0 }, { "close", 1, 0 }, { NULL, 0, 0 } },
 	.init = link_init,
 	.run = link_run,
 	.fini = link_fini,
@@ -727,16 +956,19 @@ const struct job job_link_test = {
 const struct job job_dir_rtns_1 = {
 	.name = "dir_rtns_1",
 	.family = "file",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
 	.unit = "Directory Operations",
-	.inner_ops = DIR_SEARCHES,
-	.summary = "10 times, readdir() a 32-file directory up to a random "
-		   "name",
+	.inner_ops = DIR_READS,
+	.summary = "readdir() 10000 times a directory of 1305 entries, made "
+		   "at init, rewinding it at its end",
 	.syscalls = (const struct job_syscall[]){
-		{ "openat", DIR_SEARCHES }, { "newfstatat", DIR_SEARCHES },
-		{ "getdents64", DIR_SEARCHES }, { "close", DIR_SEARCHES },
-		{ NULL, 0 } },
-	.setup = "creates the directory and its 32 empty files at init",
+		{ "getdents64", 22, 0 }, { "lseek", 7, 0 },
+		{ "openat", 1, 0 }, { "newfstatat", 1, 0 }, { "close", 1, 0 },
+		{ NULL, 0, 0 } },
+	.deviation = "reads a directory of its own with /bin's entry count "
+		     "on the reference system, not /bin, so users share no "
+		     "directory.",
 	.init = dir_init,
 	.run = dir_run,
 	.fini = dir_fini,
@@ -745,18 +977,21 @@ const struct job job_dir_rtns_1 = {
 const struct job job_disk_src = {
 	.name = "disk_src",
 	.family = "file",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
 	.unit = "Directory Searches",
-	.inner_ops = SRC_ROUNDS * SRC_DIRS,
-	.summary = "stat() headers along a 4-directory search path; create "
-		   "and remove a file",
+	.inner_ops = SRC_SLOTS,
+	.summary = "in a source tree made at init, read its name list, stat "
+		   "57 files, create and remove 43",
 	.syscalls = (const struct job_syscall[]){
-		{ "newfstatat",
-		  SRC_ROUNDS * SRC_DIRS * (SRC_DIRS + 1) / 2 },
-		{ "openat", SRC_ROUNDS }, { "close", SRC_ROUNDS },
-		{ "unlink", SRC_ROUNDS }, { NULL, 0 } },
-	.setup = "creates the include path (4 directories, 64 empty headers) "
-		 "at init",
+		{ "newfstatat", 1 + SRC_STATS, 0 },
+		{ "close", 1 + SRC_CREATS, 0 },
+		{ "creat", SRC_CREATS, 0 }, { "unlink", SRC_CREATS, 0 },
+		{ "read", 4, 0 }, { "chdir", 2, 0 }, { "getpid", 1, 0 },
+		{ "getcwd", 1, 0 }, { "openat", 1, 0 }, { NULL, 0, 0 } },
+	.deviation = "each user searches a tree of its own, where reaim's "
+		     "users share one fakeh tree per disk directory and "
+		     "create their files in its directories.",
 	.init = src_init,
 	.run = src_run,
 	.fini = src_fini,
