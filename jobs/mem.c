@@ -3,7 +3,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -146,111 +145,129 @@ const struct job job_brk = {
 
 /* The AIM7 memory jobs. */
 
-/* brk_test: how many pages one op adds to the heap, one brk() each, before
- * it takes them away again one brk() at a time. */
-#define BRK_TEST_STEPS 8
+/*
+ * brk_test and page_test, after reaim: one op raises the break by 1 MiB;
+ * then, round after round, it gives the top 16 pages back with one brk()
+ * and takes them again one 4 KiB brk() at a time; at last it puts the
+ * break back. brk_test makes 1000 rounds and never writes the pages:
+ * 17002 brk() calls, of which AIM9 counted the 17000 in the rounds.
+ * page_test makes 100 rounds and writes every 128th byte of each page as
+ * it takes it back, so each takes a fault: 1702 brk() calls, 1600 faults.
+ */
+#define BRK_RAISE (1024 * 1024)
+#define BRK_STEP 4096
+#define BRK_STEPS 16
+#define BRK_ROUND_CALLS (1 + BRK_STEPS)
+#define BRK_TEST_ROUNDS 1000
+#define PAGE_TEST_ROUNDS 100
+#define PAGE_TEST_STRIDE 128
 
-struct brk_test_state {
-	uintptr_t base;		/* the break when the op began */
-	uintptr_t page;
+struct brk_rounds_state {
+	uintptr_t base;		/* the break malloc knows, read each op */
+	uintptr_t top;		/* where the rounds' pages end, above base */
+	unsigned int rounds;
+	unsigned char fill;	/* what page_test writes; 0: brk_test */
+	uint64_t *progress;
 };
 
-static int brk_test_init(const struct job_ctx *ctx, void **state)
+/*
+ * Threads share one break. In thread mode user u's 16 pages end BRK_RAISE
+ * plus u times 17 pages above the break, one page clear of the next
+ * user's, so that no two users ever ask for the same break and every call
+ * moves it, as in the brk job (see brk_init()). A call finds the break
+ * where any user left it and moves it across the pages in between:
+ * brk_test never writes them, so none is ever faulted in or lost.
+ * page_test writes each page it takes, and another user's brk() could
+ * take the page back before the write, so it does not run in threads.
+ */
+static int brk_rounds_init(const struct job_ctx *ctx, void **state,
+			   unsigned int rounds, unsigned char fill)
 {
-	struct brk_test_state *st;
+	struct brk_rounds_state *st = malloc(sizeof(*st));
 
-	/* Threads share one break and glibc's malloc moves it too; users
-	 * moving it at once would take memory from under each other. */
-	if (ctx->threaded) {
-		job_set_reason(ctx, "brk_test moves the process-wide break, "
-			       "which user threads would fight over");
-		return JOB_SKIPPED;
-	}
-	st = malloc(sizeof(*st));
 	if (!st)
 		return ENOMEM;
-	st->page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	st->base = 0;
+	st->top = BRK_RAISE;
+	if (ctx->threaded)
+		st->top += (uintptr_t)ctx->user * BRK_ROUND_CALLS * BRK_STEP;
+	st->rounds = rounds;
+	st->fill = fill;
+	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
 
-/* malloc() may have moved the break since the last op (mem_rtns_1 in the
- * same mix does), so every op starts from the break as it is now. */
-static int brk_test_prepare(void *state)
+static int brk_test_init(const struct job_ctx *ctx, void **state)
 {
-	struct brk_test_state *st = state;
+	return brk_rounds_init(ctx, state, BRK_TEST_ROUNDS, 0);
+}
 
-	st->base = sys_brk(0);
+static int page_test_init(const struct job_ctx *ctx, void **state)
+{
+	if (ctx->threaded) {
+		job_set_reason(ctx, "page_test writes the pages it takes with "
+			       "brk(), and user threads share one break");
+		return JOB_SKIPPED;
+	}
+	/* Never 0, which would make it brk_test. */
+	return brk_rounds_init(ctx, state, PAGE_TEST_ROUNDS,
+			       (unsigned char)(ctx->seed | 1));
+}
+
+/* As brk_prepare(): malloc, used by other jobs of the user, moves the
+ * break, and glibc's sbrk(0) reads the break it keeps without a syscall
+ * (reaim's sbrk(0) makes none either). */
+static int brk_rounds_prepare(void *state)
+{
+	struct brk_rounds_state *st = state;
+	void *cur = sbrk(0);
+
+	if (cur == (void *)-1)
+		return errno;
+	st->base = (uintptr_t)cur;
 	return 0;
 }
 
-/* One op grows the heap a page at a time, then shrinks it a page at a
- * time; whatever happens, the break ends where it began. */
-static int brk_test_run(void *state)
+/* page_test dirties each page it takes back a byte in every 128, as
+ * reaim does; the first write faults the page in. */
+static void brk_write_page(uintptr_t page, unsigned char fill)
 {
-	struct brk_test_state *st = state;
-	uintptr_t want;
-	unsigned int i;
+	unsigned char *p = (unsigned char *)page;
 
-	for (i = 1; i <= BRK_TEST_STEPS; i++) {
-		want = st->base + i * st->page;
-		if (sys_brk(want) != want)
+	for (unsigned int i = 0; i < BRK_STEP; i += PAGE_TEST_STRIDE)
+		p[i] = fill;
+}
+
+/* The raw syscall throughout, as in the brk job: the op leaves the break
+ * where malloc knows it, whatever happens. */
+static int brk_rounds_run(void *state)
+{
+	struct brk_rounds_state *st = state;
+	uintptr_t top = st->base + st->top;
+	uintptr_t low = top - BRK_STEPS * BRK_STEP;
+	uintptr_t want;
+
+	if (sys_brk(top) != top)
+		goto fail;
+	for (unsigned int r = 0; r < st->rounds; r++) {
+		if (sys_brk(low) != low)
 			goto fail;
+		for (unsigned int i = 1; i <= BRK_STEPS; i++) {
+			want = low + i * BRK_STEP;
+			if (sys_brk(want) != want)
+				goto fail;
+			if (st->fill)
+				brk_write_page(want - BRK_STEP, st->fill);
+		}
+		job_progress(st->progress, BRK_ROUND_CALLS);
 	}
-	for (i = BRK_TEST_STEPS; i-- > 0;) {
-		want = st->base + i * st->page;
-		if (sys_brk(want) != want)
-			goto fail;
-	}
+	if (sys_brk(st->base) != st->base)
+		return ENOMEM;
 	return 0;
 fail:
 	sys_brk(st->base);
 	return ENOMEM;
-}
-
-/* page_test: the pages one op maps and writes; 64 KiB, far below what
- * transparent huge pages would back with one fault. */
-#define PAGE_TEST_PAGES 16
-
-struct page_test_state {
-	size_t page;
-	unsigned char fill;	/* what the op writes; not a constant */
-};
-
-static int page_test_init(const struct job_ctx *ctx, void **state)
-{
-	struct page_test_state *st = malloc(sizeof(*st));
-
-	if (!st)
-		return ENOMEM;
-	st->page = (size_t)sysconf(_SC_PAGESIZE);
-	st->fill = (unsigned char)(ctx->seed | 1);
-	*state = st;
-	return 0;
-}
-
-/* One op maps fresh anonymous memory and writes one byte to each page, so
- * that every page takes a real fault and gets a zeroed page, then unmaps
- * it. mmap() and not brk() because it is private to the op, which user
- * threads sharing one heap need. */
-static int page_test_run(void *state)
-{
-	struct page_test_state *st = state;
-	size_t len = PAGE_TEST_PAGES * st->page;
-	unsigned char *mem;
-	unsigned int i;
-
-	mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED)
-		return errno;
-	for (i = 0; i < PAGE_TEST_PAGES; i++)
-		mem[i * st->page] = (unsigned char)(st->fill + i);
-	job_sink += mem[(PAGE_TEST_PAGES - 1) * st->page];
-	if (munmap(mem, len))
-		return errno;
-	return 0;
 }
 
 /* mem_rtns_1: the blocks one op allocates, all live at once; their sizes
@@ -411,28 +428,34 @@ static int ram_copy_run(void *state)
 const struct job job_brk_test = {
 	.name = "brk_test",
 	.family = "mem",
-	.unit = "Memory Allocations",
-	.inner_ops = 2 * BRK_TEST_STEPS,
-	.summary = "grow the heap 8 pages by brk(), then shrink it back",
+	.units = JOB_UNITS_AIM7,
+	.unit = "System Memory Allocations",
+	.inner_ops = BRK_TEST_ROUNDS * BRK_ROUND_CALLS,
+	.summary = "raise the break 1 MiB; 1000 times, brk() 16 pages back "
+		   "and take them again a page per brk()",
 	.syscalls = (const struct job_syscall[]){
-		{ "brk", 2 * BRK_TEST_STEPS + 1 }, { NULL, 0 } },
-	.setup = "reads the current break with brk(0)",
+		{ "brk", 2, 1 }, { NULL, 0, 0 } },
+	.setup = "reads the break malloc keeps (sbrk(0), no syscall)",
 	.init = brk_test_init,
-	.prepare = brk_test_prepare,
-	.run = brk_test_run,
+	.prepare = brk_rounds_prepare,
+	.run = brk_rounds_run,
 	.fini = free,
 };
 
 const struct job job_page_test = {
 	.name = "page_test",
 	.family = "mem",
-	.unit = "Page Faults",
-	.inner_ops = PAGE_TEST_PAGES,
-	.summary = "map 16 anonymous pages, fault each in, unmap them",
+	.units = JOB_UNITS_AIM7,
+	.unit = "System Allocations & Pages",
+	.inner_ops = PAGE_TEST_ROUNDS * BRK_ROUND_CALLS,
+	.summary = "brk_test's rounds 100 times, writing each page taken "
+		   "back (1600 page faults)",
 	.syscalls = (const struct job_syscall[]){
-		{ "mmap", 1 }, { "munmap", 1 }, { NULL, 0 } },
+		{ "brk", 2, 1 }, { NULL, 0, 0 } },
+	.setup = "reads the break malloc keeps (sbrk(0), no syscall)",
 	.init = page_test_init,
-	.run = page_test_run,
+	.prepare = brk_rounds_prepare,
+	.run = brk_rounds_run,
 	.fini = free,
 };
 
