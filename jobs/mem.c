@@ -270,84 +270,107 @@ fail:
 	return ENOMEM;
 }
 
-/* mem_rtns_1: the blocks one op allocates, all live at once; their sizes
- * come from the user's seed and average about 2 KiB. */
-#define MEM_RTNS_1_BLOCKS 16
-#define MEM_RTNS_1_MAX 4096
+/* mem_rtns_1 and mem_rtns_2 take their block sizes from this table in
+ * turn: reaim's mix of odd sizes from 1 byte to 8 KiB. */
+static const unsigned short mem_rtns_sizes[] = {
+	1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
+	1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
+	1, 3, 5, 7, 9, 11, 33, 65, 129, 1024,
+	1025, 1023, 8192, 4096, 4095, 11, 33, 65, 129, 1024,
+};
+
+#define MEM_RTNS_SIZES (sizeof(mem_rtns_sizes) / sizeof(mem_rtns_sizes[0]))
+
+/*
+ * mem_rtns_1: 100 rounds. A round makes 100 triples of blocks: a copy of
+ * a 44-character string, a malloc() of the triple's size in the table and
+ * a calloc() of the next size. It reads the first byte of every block,
+ * then frees them last triple first: the string, the calloc() block, the
+ * malloc() block. AIM9 counted the 30000 free()s.
+ */
+#define MEM_RTNS_1_ROUNDS 100
+#define MEM_RTNS_1_TRIPLES 100
+#define MEM_RTNS_1_BLOCKS (3 * MEM_RTNS_1_TRIPLES)
+
+static const char mem_rtns_1_text[] =
+	"a 44-byte string that mem_rtns_1 duplicates.";
 
 struct mem_rtns_1_state {
-	size_t sizes[MEM_RTNS_1_BLOCKS];
-	unsigned int round;	/* rotates which sizes are paired */
-	unsigned char fill;
-	unsigned char flip;	/* not 0: a pair differs in its last byte */
+	unsigned char *blocks[MEM_RTNS_1_BLOCKS];
+	uint64_t *progress;
 };
 
 static int mem_rtns_1_init(const struct job_ctx *ctx, void **state)
 {
-	struct mem_rtns_1_state *st = calloc(1, sizeof(*st));
-	uint64_t x = ctx->seed;
+	struct mem_rtns_1_state *st = malloc(sizeof(*st));
 
 	if (!st)
 		return ENOMEM;
-	for (unsigned int i = 0; i < MEM_RTNS_1_BLOCKS; i++) {
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		st->sizes[i] = 16 + (size_t)(x >> 33) % (MEM_RTNS_1_MAX - 16);
-	}
-	st->fill = (unsigned char)(x >> 8);
-	st->flip = (unsigned char)((x >> 16) | 1);
+	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
 
-/*
- * One op allocates blocks of varied sizes in pairs of one size, fills
- * both of a pair alike but for the last byte, compares them (memcmp reads
- * them through), and frees them all in an order unlike the allocation.
- */
+/* Allocates a round's blocks; returns how many it got, all of them unless
+ * memory ran out. */
+static unsigned int mem_rtns_1_alloc(unsigned char **blk)
+{
+	unsigned int n = 0;
+	size_t len;
+
+	for (unsigned int t = 0; t < MEM_RTNS_1_TRIPLES; t++) {
+		blk[n] = malloc(sizeof(mem_rtns_1_text));
+		if (!blk[n])
+			break;
+		memcpy(blk[n++], mem_rtns_1_text, sizeof(mem_rtns_1_text));
+		len = mem_rtns_sizes[t % MEM_RTNS_SIZES];
+		blk[n] = malloc(len);
+		if (!blk[n])
+			break;
+		n++;
+		len = mem_rtns_sizes[(t + 1) % MEM_RTNS_SIZES];
+		blk[n] = calloc(len, 1);
+		if (!blk[n])
+			break;
+		n++;
+	}
+	return n;
+}
+
 static int mem_rtns_1_run(void *state)
 {
 	struct mem_rtns_1_state *st = state;
-	unsigned char *blk[MEM_RTNS_1_BLOCKS];
-	uint64_t acc = 0;
-	unsigned int i;
-	size_t n;
-	int err = 0;
+	unsigned char **blk = st->blocks;
+	unsigned int n;
+	uint64_t sum;
 
-	for (i = 0; i < MEM_RTNS_1_BLOCKS; i++) {
-		n = st->sizes[((i & ~1u) + st->round) % MEM_RTNS_1_BLOCKS];
-		blk[i] = malloc(n);
-		if (!blk[i]) {
-			err = ENOMEM;
-			break;
+	for (unsigned int r = 0; r < MEM_RTNS_1_ROUNDS; r++) {
+		n = mem_rtns_1_alloc(blk);
+		if (n < MEM_RTNS_1_BLOCKS) {
+			while (n-- > 0)
+				free(blk[n]);
+			return ENOMEM;
 		}
-		memset(blk[i], st->fill, n);
-		if (i & 1) {
-			blk[i][n - 1] ^= st->flip;
-			acc += (uint64_t)(memcmp(blk[i - 1], blk[i], n) < 0);
+		/* The malloc() blocks are read unwritten, as in reaim: what
+		 * the byte holds does not matter, only that it is read. */
+		sum = 0;
+		for (unsigned int i = 0; i < MEM_RTNS_1_BLOCKS; i++)
+			sum += blk[i][0];
+		job_sink += sum;
+		for (unsigned int i = MEM_RTNS_1_BLOCKS; i > 0; i -= 3) {
+			free(blk[i - 3]);
+			free(blk[i - 1]);
+			free(blk[i - 2]);
 		}
-		acc ^= (uintptr_t)blk[i];
+		job_progress(st->progress, MEM_RTNS_1_BLOCKS);
 	}
-	job_sink += acc;
-	/* Odd blocks first, then even ones, leaving holes for free() to
-	 * coalesce. */
-	for (unsigned int j = 1; j < i; j += 2)
-		free(blk[j]);
-	for (unsigned int j = 0; j < i; j += 2)
-		free(blk[j]);
-	st->round++;
-	return err;
+	return 0;
 }
 
-/* mem_rtns_2 and ram_copy: the buffer each keeps, and what one op of
- * mem_rtns_2 does to it: a memset, a memcpy and a memmove per size. */
-#define MEM_BUF_SIZE (16 * 1024)
-#define MEM_RTNS_2_SIZES 4
-#define MEM_RTNS_2_OPS (3 * MEM_RTNS_2_SIZES)
-
+/* mem_rtns_2 and ram_copy work on two buffers of their own. */
 struct mem_buf_state {
-	unsigned char *buf;	/* MEM_BUF_SIZE bytes, or twice for ram_copy */
-	unsigned char fill;
-	size_t sizes[MEM_RTNS_2_SIZES];
+	unsigned char *a, *b;
+	uint64_t *progress;
 };
 
 static int mem_buf_init(const struct job_ctx *ctx, void **state, size_t len)
@@ -356,19 +379,14 @@ static int mem_buf_init(const struct job_ctx *ctx, void **state, size_t len)
 
 	if (!st)
 		return ENOMEM;
-	st->buf = malloc(len);
-	if (!st->buf) {
+	st->a = malloc(2 * len);
+	if (!st->a) {
 		free(st);
 		return ENOMEM;
 	}
-	st->fill = (unsigned char)ctx->seed;
-	memset(st->buf, st->fill, len);
-	/* From a cache line to half the buffer, so that every memcpy has
-	 * room for a destination that does not overlap its source. */
-	st->sizes[0] = 64;
-	st->sizes[1] = 512;
-	st->sizes[2] = 2048;
-	st->sizes[3] = MEM_BUF_SIZE / 2;
+	st->b = st->a + len;
+	job_fill_random(st->a, 2 * len, ctx->seed);
+	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -377,51 +395,97 @@ static void mem_buf_fini(void *state)
 {
 	struct mem_buf_state *st = state;
 
-	free(st->buf);
+	free(st->a);
 	free(st);
 }
 
+/*
+ * mem_rtns_2: 100 rounds over two 8 KiB buffers. Round n takes the n-th
+ * size of the table and starts its blocks n % 8 and n / 8 % 8 bytes into
+ * the buffers (every alignment against a double, both ways round). It
+ * sets both blocks alike, marks one byte of the first, finds the mark
+ * with memchr(), compares the blocks with memcmp() and unmarks the byte
+ * as the comparison says, then copies the second block onto the first
+ * with memcpy() and the first onto the second with memmove().
+ */
+#define MEM_RTNS_2_ROUNDS 100
+#define MEM_RTNS_2_BUF (8192 + sizeof(double))
+#define MEM_RTNS_2_FILL 'A'
+#define MEM_RTNS_2_MARK 'Z'	/* above the fill: memcmp() says so */
+
 static int mem_rtns_2_init(const struct job_ctx *ctx, void **state)
 {
-	return mem_buf_init(ctx, state, MEM_BUF_SIZE);
+	return mem_buf_init(ctx, state, MEM_RTNS_2_BUF);
 }
 
-/* For each size: set a block, copy it to the other half of the buffer,
- * and move it three bytes along within itself (overlapping, unaligned). */
 static int mem_rtns_2_run(void *state)
 {
 	struct mem_buf_state *st = state;
-	unsigned char *buf = st->buf;
-	size_t n;
+	unsigned char *p1, *p2, *mark;
+	size_t off1, off2, len;
 
-	for (unsigned int i = 0; i < MEM_RTNS_2_SIZES; i++) {
-		n = st->sizes[i];
-		memset(buf, (int)(st->fill + i), n);
-		memcpy(buf + MEM_BUF_SIZE / 2, buf, n);
-		memmove(buf + 3, buf, n - 3);
+	for (unsigned int n = 0; n < MEM_RTNS_2_ROUNDS; n++) {
+		off1 = n % sizeof(double);
+		off2 = n / sizeof(double) % sizeof(double);
+		len = mem_rtns_sizes[n % MEM_RTNS_SIZES];
+		p1 = st->a + off1;
+		p2 = st->b + off2;
+		memset(p1, MEM_RTNS_2_FILL, len);
+		memset(p2, MEM_RTNS_2_FILL, len);
+		p1[n % len] = MEM_RTNS_2_MARK;
+		mark = memchr(p1, MEM_RTNS_2_MARK, len);
+		if (memcmp(p1, p2, len) > 0 && mark)
+			*mark = MEM_RTNS_2_FILL;
+		memcpy(p1, p2, len);
+		memmove(st->b + off1, st->a + off2, len);
+		job_progress(st->progress, 1);
 	}
-	job_sink += buf[st->fill] + buf[MEM_BUF_SIZE - 1];
+	job_sink += st->a[0] + st->b[MEM_RTNS_2_BUF - 1];
 	return 0;
 }
 
-/* ram_copy: two buffers of MEM_BUF_SIZE, copied one into the other and
- * back. They live in the caches, as per-user memory must stay small; with
- * many users, the caches are what the users contend for. */
+/*
+ * ram_copy: 100 memcpy()s from one 64 KiB buffer to another, of the sizes
+ * in this table in turn (reaim's: mostly a few bytes, a few of 1 to 64
+ * KiB), copy n starting n / 8 % 8 bytes into the source and n % 8 into
+ * the destination, every alignment against a double. AIM9 rated the test
+ * at 25020 a run, which is no count of this loop; an inner op here is one
+ * of the copies.
+ */
+static const unsigned int ram_copy_sizes[] = {
+	1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7,
+	8, 9, 11, 17, 33, 63, 7, 7, 7, 7, 7, 7,
+	1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7,
+	127, 256, 1001, 1200, 1492, 1500,
+	1024, 2048, 3172, 4096, 8192, 16384, 32768, 65536, 512,
+	7, 7, 7, 7, 7, 7, 1, 2, 3, 4, 5, 6,
+	7, 7, 7, 7, 7, 7, 8, 9, 11, 17, 33, 63,
+	7, 7, 7, 7, 7, 7, 1, 2, 3, 4, 5, 6,
+	7, 7, 7, 7, 7, 7,
+};
+
+#define RAM_COPY_SIZES (sizeof(ram_copy_sizes) / sizeof(ram_copy_sizes[0]))
+#define RAM_COPY_COPIES 100
+#define RAM_COPY_BUF (65536 + sizeof(double))
+
 static int ram_copy_init(const struct job_ctx *ctx, void **state)
 {
-	return mem_buf_init(ctx, state, 2 * MEM_BUF_SIZE);
+	return mem_buf_init(ctx, state, RAM_COPY_BUF);
 }
 
 static int ram_copy_run(void *state)
 {
 	struct mem_buf_state *st = state;
-	unsigned char *a = st->buf, *b = st->buf + MEM_BUF_SIZE;
+	size_t from, to;
 
-	memcpy(b, a, MEM_BUF_SIZE);
-	/* Change the copy, so that copying it back is not a no-op. */
-	b[st->fill]++;
-	memcpy(a, b, MEM_BUF_SIZE);
-	job_sink += a[MEM_BUF_SIZE - 1];
+	for (unsigned int n = 0; n < RAM_COPY_COPIES; n++) {
+		to = n % sizeof(double);
+		from = n / sizeof(double) % sizeof(double);
+		memcpy(st->b + to, st->a + from,
+		       ram_copy_sizes[n % RAM_COPY_SIZES]);
+		job_progress(st->progress, 1);
+	}
+	job_sink += st->b[RAM_COPY_COPIES];
 	return 0;
 }
 
@@ -462,10 +526,12 @@ const struct job job_page_test = {
 const struct job job_mem_rtns_1 = {
 	.name = "mem_rtns_1",
 	.family = "mem",
+	.units = JOB_UNITS_AIM7,
 	.unit = "Dynamic Memory Operations",
-	.inner_ops = MEM_RTNS_1_BLOCKS,
-	.summary = "malloc, memset, memcmp, free 16 blocks of varied sizes",
-	.syscalls = (const struct job_syscall[]){ { NULL, 0 } },
+	.inner_ops = MEM_RTNS_1_ROUNDS * MEM_RTNS_1_BLOCKS,
+	.summary = "100 times: malloc and calloc 300 blocks of 1 B to 8 KiB, "
+		   "read each, free them",
+	.syscalls = (const struct job_syscall[]){ { NULL, 0, 0 } },
 	.init = mem_rtns_1_init,
 	.run = mem_rtns_1_run,
 	.fini = free,
@@ -474,10 +540,12 @@ const struct job job_mem_rtns_1 = {
 const struct job job_mem_rtns_2 = {
 	.name = "mem_rtns_2",
 	.family = "mem",
+	.units = JOB_UNITS_AIM7,
 	.unit = "Block Memory Operations",
-	.inner_ops = MEM_RTNS_2_OPS,
-	.summary = "memset, memcpy, memmove blocks of 64 B to 8 KiB",
-	.syscalls = (const struct job_syscall[]){ { NULL, 0 } },
+	.inner_ops = MEM_RTNS_2_ROUNDS,
+	.summary = "100 blocks of 1 B to 8 KiB: memset, memchr, memcmp, "
+		   "memcpy, memmove at every alignment",
+	.syscalls = (const struct job_syscall[]){ { NULL, 0, 0 } },
 	.init = mem_rtns_2_init,
 	.run = mem_rtns_2_run,
 	.fini = mem_buf_fini,
@@ -486,10 +554,12 @@ const struct job job_mem_rtns_2 = {
 const struct job job_ram_copy = {
 	.name = "ram_copy",
 	.family = "mem",
-	.unit = "KiB of Memory to Memory Copy",
-	.inner_ops = 2 * MEM_BUF_SIZE / 1024,
-	.summary = "copy a 16 KiB buffer to another and back",
-	.syscalls = (const struct job_syscall[]){ { NULL, 0 } },
+	.units = JOB_UNITS_AIM7,
+	.unit = "Memory to Memory Copy",
+	.inner_ops = RAM_COPY_COPIES,
+	.summary = "100 memcpy()s of 1 B to 64 KiB between two buffers, "
+		   "at every alignment",
+	.syscalls = (const struct job_syscall[]){ { NULL, 0, 0 } },
 	.init = ram_copy_init,
 	.run = ram_copy_run,
 	.fini = mem_buf_fini,
