@@ -188,23 +188,28 @@ static int signal_test_run(void *state)
 	return 0;
 }
 
-/* jmp_test: jumps one op makes, and the frames each jump unwinds. */
-#define JMP_TEST_GOTOS 100
-#define JMP_TEST_DEPTH 4
+/*
+ * jmp_test, after reaim: one op makes 1000 setjmp()s, and after each
+ * calls down 11 nested calls (reaim's count from 10 to 0), the last of
+ * which longjmp()s back to it.
+ */
+#define JMP_TEST_GOTOS 1000
+#define JMP_TEST_DEPTH 11
 
 struct jmp_test_state {
 	jmp_buf env;
 	unsigned int depth;	/* from init, so the compiler cannot see it */
+	uint64_t *progress;
 };
 
 static int jmp_test_init(const struct job_ctx *ctx, void **state)
 {
 	struct jmp_test_state *st = malloc(sizeof(*st));
 
-	(void)ctx;
 	if (!st)
 		return ENOMEM;
 	st->depth = JMP_TEST_DEPTH;
+	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -235,10 +240,12 @@ static int jmp_test_run(void *state)
 	volatile unsigned int i, jumps = 0;
 
 	for (i = 0; i < JMP_TEST_GOTOS; i++) {
-		if (setjmp(st->env) == 0)
+		if (setjmp(st->env) == 0) {
 			job_sink += jmp_test_descend(st, 1);
-		else
+		} else {
 			jumps++;
+			job_progress(st->progress, 1);
+		}
 	}
 	/* A descent that returned instead of jumping. */
 	if (jumps != JMP_TEST_GOTOS)
@@ -269,9 +276,10 @@ const struct job job_signal_test = {
 const struct job job_jmp_test = {
 	.name = "jmp_test",
 	.family = "signal",
+	.units = JOB_UNITS_AIM7,
 	.unit = "Non-local gotos",
 	.inner_ops = JMP_TEST_GOTOS,
-	.summary = "longjmp() 100 times out of 4 nested calls to a setjmp()",
+	.summary = "longjmp() 1000 times out of 11 nested calls to a setjmp()",
 	.syscalls = (const struct job_syscall[]){ { NULL, 0 } },
 	.init = jmp_test_init,
 	.run = jmp_test_run,

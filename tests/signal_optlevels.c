@@ -30,9 +30,18 @@ static int cycle(const struct job *job, bool threaded)
 	for (int i = 0; i < 3 && !rc; i++)
 		rc = job->run(state);
 	job->fini(state);
-	if (rc)
+	if (rc) {
 		fprintf(stderr, "%s run: %s\n", job->name, strerror(rc));
-	return rc != 0;
+		return 1;
+	}
+	/* Every signal or jump counted, none twice. */
+	if (progress != 3 * (uint64_t)job->inner_ops) {
+		fprintf(stderr, "%s: %llu inner ops in 3 ops of %u\n",
+			job->name, (unsigned long long)progress,
+			job->inner_ops);
+		return 1;
+	}
+	return 0;
 }
 
 static void *thread_main(void *arg)
