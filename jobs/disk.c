@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "jobs/catalog.h"
@@ -536,6 +537,29 @@ static int disk_probe_direct(struct disk_state *st, const struct job_ctx *ctx)
 	return err;
 }
 
+/*
+ * An op makes its file and removes it, so a file that cannot fit would
+ * fail every op. Where the filesystem has less free space than the
+ * blocks the op writes at the least, the job fails at init instead, and
+ * says so. More users than the space holds still fail in their ops.
+ */
+static int disk_check_space(const struct disk_state *st,
+			    const struct job_ctx *ctx)
+{
+	struct statvfs sv;
+	uint64_t free_bytes, need = (uint64_t)st->loops * DISK_BLOCK;
+
+	if (statvfs(ctx->dir, &sv))
+		return 0;
+	free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (free_bytes >= need)
+		return 0;
+	job_set_reason(ctx, "the job's %llu KiB file does not fit in %s (%llu KiB free)",
+		       (unsigned long long)need / 1024, ctx->dir,
+		       (unsigned long long)free_bytes / 1024);
+	return ENOSPC;
+}
+
 static int disk_init(const struct job_ctx *ctx, void **state,
 		     const struct disk_spec *spec)
 {
@@ -573,6 +597,11 @@ static int disk_init(const struct job_ctx *ctx, void **state,
 				       st->src_path, strerror(err));
 			goto out;
 		}
+	}
+	if (spec->create) {
+		err = disk_check_space(st, ctx);
+		if (err)
+			goto out;
 	}
 	if (spec->io_flags & O_DIRECT ||
 	    (spec->create != DISK_CREAT && spec->create & O_DIRECT)) {
