@@ -1,86 +1,83 @@
 /* jobs/disk.c: the AIM7 disk jobs: random and sequential reads, writes,
- * copies and updates of a per-user file, buffered, synced or direct. */
+ * copies and updates of a per-user file in 1 KiB blocks, buffered,
+ * synchronous or direct. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "jobs/catalog.h"
 
 /*
- * The user's file is its AIM7 size rounded up to DISK_ALIGN, and it moves
- * in blocks of DISK_BLOCK, the last one shorter when the file is. Offsets
- * and lengths stay multiples of DISK_ALIGN, which satisfies O_DIRECT on
- * the usual 512-byte and 4 KiB logical block sizes. 64 KiB blocks keep a
- * synchronous op affordable: an O_SYNC write costs about the same here
- * whether it carries 4 KiB or 64 KiB (5.5 MiB with oflag=sync: 4.0 s in
- * 4 KiB writes, 0.29 s in 64 KiB ones), and AIM7's FILESIZE runs to
- * megabytes.
+ * AIM7 moves its disk files in 1 KiB blocks, and its file size is a
+ * number of them: FILESIZE + POOLSIZE / users, in KiB, rounded down. One
+ * op of most jobs moves the whole file once; the main loops of the sync_*
+ * jobs move half as many blocks, as AIM7's do "so as not to pound disk".
+ * The buffer is aligned to 4 KiB for O_DIRECT, which then takes 1 KiB
+ * transfers wherever the device's logical block is at most 1 KiB
+ * (512-byte sectors); where it is not, the disk_dio_* jobs skip
+ * themselves. The file is not rounded up for them: its size is whole
+ * blocks, and every transfer is one whole block at a block offset.
  */
-#define DISK_ALIGN 4096
-#define DISK_BLOCK (64 * 1024)
+#define DISK_BLOCK 1024
+#define DISK_MEM_ALIGN 4096
+/* Two blocks, so that a half-file job still moves one. */
+#define DISK_MIN_BLOCKS 2
 
 /*
- * One op moves the user's whole file once, so its inner ops, the block
- * transfers, follow the file size and so the level (AIM7's FILESIZE +
- * POOLSIZE / users): disk_blocks() gives the driver that number, and the
- * syscall counts below are per block where they scale with the file.
+ * No job syncs the machine. AIM7, and re-aim-7 unless run with -y, run
+ * sync(1) around the plain disk_* jobs' transfers; that flushes every
+ * dirty page of the machine, so with many users each op would wait for
+ * all the others' writes, and it adds a fork and exec to each op. Like
+ * re-aim-7 -y, where the reference counts come from, the plain disk_*
+ * jobs therefore do what their disk_b* twins do, except that disk_rd
+ * writes the file it reads and disk_brd reads the one made at init.
  */
-static uint64_t disk_file_bytes(uint64_t file_size)
-{
-	uint64_t n = (file_size + DISK_ALIGN - 1) / DISK_ALIGN * DISK_ALIGN;
-
-	return n ? n : DISK_ALIGN;
-}
 
 static unsigned long disk_blocks(uint64_t file_size)
 {
-	return (unsigned long)((disk_file_bytes(file_size) + DISK_BLOCK - 1) /
-			       DISK_BLOCK);
+	uint64_t n = file_size / DISK_BLOCK;
+
+	if (n < DISK_MIN_BLOCKS)
+		n = DISK_MIN_BLOCKS;
+	return n > ULONG_MAX ? ULONG_MAX : (unsigned long)n;
 }
 
-/* What one op does with the file. */
-enum disk_pattern {
-	DISK_RANDOM_READ,	/* as many reads as blocks, at random blocks */
-	DISK_RANDOM_WRITE,	/* as many writes as blocks, at random blocks */
-	DISK_SEQ_READ,		/* the whole file, in order */
-	DISK_SEQ_WRITE,		/* the whole file, in order */
-	DISK_COPY,		/* the whole file into a second file */
-	DISK_UPDATE,		/* read, change and rewrite random blocks */
-};
+static unsigned long disk_half_blocks(uint64_t file_size)
+{
+	return disk_blocks(file_size) / 2;
+}
 
-/*
- * How written data reaches the disk.
- *
- * The plain jobs end every op with fdatasync() of the job's own file (the
- * copy's destination for disk_cp), never with sync(). A global sync()
- * flushes every dirty page of the machine: with many users each op would
- * wait for the writes of all the others, and the curve would measure that
- * coupling rather than the job. fdatasync() keeps the cost of durability
- * with the user that caused it. On the read jobs it finds nothing dirty
- * and returns quickly, but they keep it so that the plain and b variants
- * differ the same way across the family.
- */
-enum disk_sync {
-	DISK_FDATASYNC,		/* disk_*: fdatasync() ending each op */
-	DISK_BUFFERED,		/* disk_b*: page cache only, no sync */
-	DISK_OSYNC,		/* sync_disk_*: the written file is O_SYNC */
-	DISK_DIRECT,		/* disk_dio_*: O_DIRECT, no sync */
+/* How an op makes its own file: creat(), or open() with O_WRONLY |
+ * O_CREAT and these flags, as the job's AIM7 counterpart does. */
+#define DISK_CREAT (-1)
+
+/* What distinguishes one disk job from the others of its pattern. */
+struct disk_spec {
+	const char *name;	/* tags the user's files */
+	int create;		/* DISK_CREAT, open() flags, 0: no file */
+	int io_flags;		/* 0, O_SYNC or O_DIRECT, for the reopen */
+	bool half;		/* the op moves half the file's blocks */
+	bool source;		/* the op reads a file made at init */
+	bool stat_dir;		/* the op first stats its directory */
+	bool unlink_again;	/* the copy is unlinked again after closing */
 };
 
 struct disk_state {
-	enum disk_sync sync;
-	int fd;			/* the file; the source of a copy */
-	int dst_fd;		/* the destination of a copy, else -1 */
-	uint64_t file_bytes;	/* size of each file */
-	unsigned long nblocks;	/* blocks in each file */
-	uint64_t rng;		/* per-user generator for random offsets */
-	uint64_t stamp;		/* changes written data from op to op */
-	unsigned char *buf;	/* the user's block buffer, see disk_buf_get */
-	char path[PATH_MAX];	/* empty until this job created the file */
-	char dst_path[PATH_MAX];
+	const struct disk_spec *spec;
+	uint64_t *progress;
+	unsigned long blocks;	/* the file's blocks */
+	unsigned long loops;	/* blocks the op's main loop moves */
+	uint64_t rng;		/* per-user generator for random blocks */
+	unsigned char *buf;	/* one block, see disk_buf_get */
+	bool src_made;		/* src_path is this job's, for fini */
+	const char *dir;
+	char path[PATH_MAX];	/* the file each op makes and removes */
+	char src_path[PATH_MAX]; /* the file made at init, if spec->source */
 };
 
 /* splitmix64: small, fast, and good enough to spread block offsets. */
@@ -93,36 +90,29 @@ static uint64_t disk_random(struct disk_state *st)
 	return z ^ (z >> 31);
 }
 
-static unsigned long disk_random_block(struct disk_state *st)
+static off_t disk_random_offset(struct disk_state *st, unsigned long blocks)
 {
-	return (unsigned long)(disk_random(st) % st->nblocks);
-}
-
-static off_t block_offset(unsigned long block)
-{
-	return (off_t)block * DISK_BLOCK;
-}
-
-static size_t block_len(const struct disk_state *st, unsigned long block)
-{
-	uint64_t left = st->file_bytes - (uint64_t)block * DISK_BLOCK;
-
-	return left < DISK_BLOCK ? (size_t)left : DISK_BLOCK;
+	return (off_t)(disk_random(st) % blocks) * DISK_BLOCK;
 }
 
 /*
  * One block buffer per user, shared by all its disk jobs: a user runs one
- * op at a time, and twenty disk jobs with a 64 KiB buffer each would cost
- * a user more than a megabyte. Per thread, for the threads mode.
+ * op at a time, and nineteen jobs each with a page-aligned buffer would
+ * cost a user 76 KiB. Per thread, for the threads mode.
  */
 static __thread unsigned char *disk_buf;
 static __thread unsigned int disk_buf_refs;
 
-static unsigned char *disk_buf_get(void)
+static unsigned char *disk_buf_get(uint64_t seed)
 {
-	if (!disk_buf && posix_memalign((void **)&disk_buf, DISK_ALIGN,
-					DISK_BLOCK))
-		return disk_buf = NULL;
+	if (!disk_buf) {
+		if (posix_memalign((void **)&disk_buf, DISK_MEM_ALIGN,
+				   DISK_BLOCK))
+			return disk_buf = NULL;
+		/* AIM7 writes zeros; random bytes keep a compressing
+		 * filesystem from turning the writes into nothing. */
+		job_fill_random(disk_buf, DISK_BLOCK, seed);
+	}
 	disk_buf_refs++;
 	return disk_buf;
 }
@@ -135,349 +125,592 @@ static void disk_buf_put(void)
 	}
 }
 
+/*
+ * An AIM7 job reports its inner operations as it goes (see
+ * job_progress()). A disk op's time goes into its block transfers, so it
+ * reports its `inner` operations in proportion to the `steps` transfers
+ * done: a job whose unit is its read loop but which first writes the
+ * file reports one inner op per two blocks, in both halves.
+ */
+struct disk_progress {
+	uint64_t *counter;
+	unsigned long steps, done, inner, reported;
+};
+
+static void disk_progress_start(struct disk_progress *p,
+				const struct disk_state *st,
+				unsigned long steps)
+{
+	p->counter = st->progress;
+	p->steps = steps;
+	p->done = 0;
+	p->inner = st->loops;
+	p->reported = 0;
+}
+
+static void disk_step(struct disk_progress *p)
+{
+	unsigned long want =
+		(unsigned long)((uint64_t)++p->done * p->inner / p->steps);
+
+	if (want > p->reported) {
+		job_progress(p->counter, want - p->reported);
+		p->reported = want;
+	}
+}
+
+/*
+ * The loop of an O_SYNC or O_DIRECT op takes nearly all its time, so the
+ * buffered writes that make its file first are not counted as steps.
+ */
+static bool disk_fill_counts(const struct disk_state *st)
+{
+	return !(st->spec->io_flags & (O_SYNC | O_DIRECT));
+}
+
 /* A short transfer on a file of known size is an I/O error, not EOF. */
 static int disk_io_error(ssize_t n)
 {
 	return n < 0 ? errno : EIO;
 }
 
-/* Creates the file, fills it with blocks that are not all zeros, and
- * flushes it, so that every op overwrites or rereads allocated blocks that
- * are on disk and the first op does no more work than the others. Then
- * reopens it with `flags` (O_SYNC, O_DIRECT), which cannot be added with
- * fcntl(F_SETFL) on Linux. */
-static int disk_create(struct disk_state *st, const char *path, int flags,
-		       int *fdp)
+/* Writes one block. A short write (a nearly full disk) is continued, so
+ * that the error reported is the real one, ENOSPC, not a guess. */
+static int disk_write_block(int fd, const unsigned char *buf)
 {
-	uint64_t word;
-	int fd, fd2, err;
+	size_t done = 0;
 	ssize_t n;
 
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0600);
+	while (done < DISK_BLOCK) {
+		n = write(fd, buf + done, DISK_BLOCK - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return disk_io_error(n);
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+static int disk_read_block(int fd, unsigned char *buf)
+{
+	ssize_t n = read(fd, buf, DISK_BLOCK);
+
+	return n == DISK_BLOCK ? 0 : disk_io_error(n);
+}
+
+static int disk_write_blocks(const struct disk_state *st, int fd,
+			     unsigned long blocks, struct disk_progress *p)
+{
+	int err;
+
+	for (unsigned long i = 0; i < blocks; i++) {
+		err = disk_write_block(fd, st->buf);
+		if (err)
+			return err;
+		if (p)
+			disk_step(p);
+	}
+	return 0;
+}
+
+/* Makes the op's own file; returns its descriptor, or -1 with errno. */
+static int disk_create(const struct disk_state *st)
+{
+	if (st->spec->create == DISK_CREAT)
+		return creat(st->path, 0600);
+	return open(st->path,
+		    O_WRONLY | O_CREAT | O_CLOEXEC | st->spec->create, 0600);
+}
+
+/* Ends an op that made st->path: removes it and closes fd, keeping the
+ * op's first error. AIM7's jobs do the two in either order, for the same
+ * work. */
+static int disk_finish(const struct disk_state *st, int fd, int err)
+{
+	if (unlink(st->path) && !err && errno != ENOENT)
+		err = errno;
+	if (fd >= 0 && close(fd) && !err)
+		err = errno;
+	return err;
+}
+
+/* Makes the op's file of `blocks` blocks and closes it, or fails with
+ * nothing left behind. */
+static int disk_make_file(struct disk_state *st, unsigned long blocks,
+			  struct disk_progress *p)
+{
+	int fd, err;
+
+	fd = disk_create(st);
 	if (fd < 0)
 		return errno;
-	for (size_t i = 0; i < DISK_BLOCK; i += sizeof(word)) {
-		word = disk_random(st);
-		memcpy(st->buf + i, &word, sizeof(word));
-	}
-	for (unsigned long i = 0; i < st->nblocks; i++) {
-		size_t len = block_len(st, i), done = 0;
-
-		memcpy(st->buf, &i, sizeof(i));
-		/* A short write (a nearly full disk) is retried, so that the
-		 * error reported is the real one, ENOSPC, not a guess. */
-		while (done < len) {
-			n = write(fd, st->buf + done, len - done);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				err = disk_io_error(n);
-				goto fail;
-			}
-			done += (size_t)n;
-		}
-	}
-	if (fdatasync(fd)) {
+	err = disk_write_blocks(st, fd, blocks,
+				disk_fill_counts(st) ? p : NULL);
+	if (close(fd) && !err)
 		err = errno;
-		goto fail;
-	}
-	if (!flags) {
-		*fdp = fd;
-		return 0;
-	}
-	fd2 = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | flags);
-	if (fd2 < 0) {
-		err = errno;
-		goto fail;
-	}
-	close(fd);
-	*fdp = fd2;
-	return 0;
-fail:
-	close(fd);
+	if (err)
+		disk_finish(st, -1, err);
 	return err;
+}
+
+/* The O_DIRECT jobs begin as AIM7's do, by checking whether their target
+ * is a device; here it is always the user's directory. */
+static int disk_stat_dir(const struct disk_state *st)
+{
+	struct stat sb;
+
+	if (st->spec->stat_dir && stat(st->dir, &sb))
+		return errno;
+	return 0;
+}
+
+/* disk_rr, disk_brr, disk_dio_rr: write the file, then read as many
+ * blocks as it has, each at a random block. */
+static int disk_rr_run(void *state)
+{
+	struct disk_state *st = state;
+	struct disk_progress p;
+	int fd, err;
+
+	disk_progress_start(&p, st, st->blocks + (disk_fill_counts(st) ?
+						  st->blocks : 0));
+	err = disk_stat_dir(st);
+	if (err)
+		return err;
+	err = disk_make_file(st, st->blocks, &p);
+	if (err)
+		return err;
+	fd = open(st->path, O_RDONLY | O_CLOEXEC | st->spec->io_flags);
+	if (fd < 0)
+		return disk_finish(st, -1, errno);
+	for (unsigned long i = 0; i < st->loops; i++) {
+		if (lseek(fd, disk_random_offset(st, st->blocks), SEEK_SET) < 0)
+			return disk_finish(st, fd, errno);
+		err = disk_read_block(fd, st->buf);
+		if (err)
+			return disk_finish(st, fd, err);
+		disk_step(&p);
+	}
+	return disk_finish(st, fd, 0);
+}
+
+/* disk_rw, disk_brw, disk_dio_rw, sync_disk_rw: write the file, then
+ * rewrite as many blocks as it has, each at a random block. */
+static int disk_rw_run(void *state)
+{
+	struct disk_state *st = state;
+	struct disk_progress p;
+	int fd, err;
+
+	disk_progress_start(&p, st, st->loops + (disk_fill_counts(st) ?
+						 st->loops : 0));
+	err = disk_stat_dir(st);
+	if (err)
+		return err;
+	err = disk_make_file(st, st->loops, &p);
+	if (err)
+		return err;
+	fd = open(st->path, O_WRONLY | O_CLOEXEC | st->spec->io_flags);
+	if (fd < 0)
+		return disk_finish(st, -1, errno);
+	for (unsigned long i = 0; i < st->loops; i++) {
+		if (lseek(fd, disk_random_offset(st, st->loops), SEEK_SET) < 0)
+			return disk_finish(st, fd, errno);
+		err = disk_write_block(fd, st->buf);
+		if (err)
+			return disk_finish(st, fd, err);
+		disk_step(&p);
+	}
+	return disk_finish(st, fd, 0);
+}
+
+/* Reads `blocks` blocks in order from the start of fd. */
+static int disk_read_seq(struct disk_state *st, int fd, unsigned long blocks,
+			 struct disk_progress *p)
+{
+	int err;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return errno;
+	for (unsigned long i = 0; i < blocks; i++) {
+		err = disk_read_block(fd, st->buf);
+		if (err)
+			return err;
+		disk_step(p);
+	}
+	return 0;
+}
+
+/* disk_rd: write the file, then read it in order. */
+static int disk_rd_run(void *state)
+{
+	struct disk_state *st = state;
+	struct disk_progress p;
+	int fd, err;
+
+	disk_progress_start(&p, st, 2 * st->blocks);
+	err = disk_make_file(st, st->blocks, &p);
+	if (err)
+		return err;
+	fd = open(st->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return disk_finish(st, -1, errno);
+	err = disk_read_seq(st, fd, st->blocks, &p);
+	return disk_finish(st, fd, err);
+}
+
+/* disk_brd, disk_dio_rd: read the file made at init in order. */
+static int disk_brd_run(void *state)
+{
+	struct disk_state *st = state;
+	struct disk_progress p;
+	int fd, err;
+
+	disk_progress_start(&p, st, st->blocks);
+	err = disk_stat_dir(st);
+	if (err)
+		return err;
+	fd = open(st->src_path, O_RDONLY | O_CLOEXEC | st->spec->io_flags);
+	if (fd < 0)
+		return errno;
+	err = disk_read_seq(st, fd, st->blocks, &p);
+	if (close(fd) && !err)
+		err = errno;
+	return err;
+}
+
+/* disk_wrt, disk_bwrt, disk_dio_wrt, sync_disk_wrt: write a new file in
+ * order. */
+static int disk_wrt_run(void *state)
+{
+	struct disk_state *st = state;
+	struct disk_progress p;
+	int fd, err;
+
+	disk_progress_start(&p, st, st->loops);
+	err = disk_stat_dir(st);
+	if (err)
+		return err;
+	fd = disk_create(st);
+	if (fd < 0)
+		return errno;
+	err = disk_write_blocks(st, fd, st->loops, &p);
+	return disk_finish(st, fd, err);
+}
+
+/* disk_cp, disk_bcp, disk_dio_cp, sync_disk_cp: copy the file made at
+ * init, or its first half, into a new file. */
+static int disk_cp_run(void *state)
+{
+	struct disk_state *st = state;
+	struct disk_progress p;
+	int src, dst, err;
+
+	disk_progress_start(&p, st, st->loops);
+	src = open(st->src_path, O_RDONLY | O_CLOEXEC | st->spec->io_flags);
+	if (src < 0)
+		return errno;
+	dst = disk_create(st);
+	if (dst < 0) {
+		err = errno;
+		close(src);
+		return err;
+	}
+	err = lseek(src, 0, SEEK_SET) < 0 ? errno : 0;
+	for (unsigned long i = 0; !err && i < st->loops; i++) {
+		err = disk_read_block(src, st->buf);
+		if (!err)
+			err = disk_write_block(dst, st->buf);
+		if (!err)
+			disk_step(&p);
+	}
+	if (close(src) && !err)
+		err = errno;
+	err = disk_finish(st, dst, err);
+	/* AIM7 removes the copy a second time; it is gone already, so this
+	 * one fails with ENOENT, but the lookup it makes is part of the job. */
+	if (st->spec->unlink_again)
+		unlink(st->path);
+	return err;
+}
+
+/* sync_disk_update: write the file, then reopen it O_SYNC and, at half
+ * as many random blocks as it has, read a block and write the next one
+ * (the write goes where the read left the offset, as in AIM7). */
+static int disk_update_run(void *state)
+{
+	struct disk_state *st = state;
+	struct disk_progress p;
+	int fd, err;
+
+	disk_progress_start(&p, st, st->loops);
+	err = disk_make_file(st, st->blocks, &p);
+	if (err)
+		return err;
+	fd = open(st->path, O_RDWR | O_CLOEXEC | st->spec->io_flags);
+	if (fd < 0)
+		return disk_finish(st, -1, errno);
+	for (unsigned long i = 0; i < st->loops; i++) {
+		if (lseek(fd, disk_random_offset(st, st->blocks), SEEK_SET) < 0)
+			return disk_finish(st, fd, errno);
+		err = disk_read_block(fd, st->buf);
+		if (!err)
+			err = disk_write_block(fd, st->buf);
+		if (err)
+			return disk_finish(st, fd, err);
+		disk_step(&p);
+	}
+	return disk_finish(st, fd, 0);
 }
 
 static void disk_fini(void *state)
 {
 	struct disk_state *st = state;
 
-	if (st->fd >= 0)
-		close(st->fd);
-	if (st->dst_fd >= 0)
-		close(st->dst_fd);
-	if (st->path[0])
-		unlink(st->path);
-	if (st->dst_path[0])
-		unlink(st->dst_path);
+	if (st->src_made)
+		unlink(st->src_path);
 	if (st->buf)
 		disk_buf_put();
 	free(st);
 }
 
+/* Makes the file that disk_brd and the copies read: the file size in
+ * blocks, flushed, so that every op reads allocated blocks. AIM7 makes
+ * one per directory for all its users; here each user has its own. */
+static int disk_make_source(struct disk_state *st)
+{
+	int fd, err;
+
+	fd = open(st->src_path,
+		  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno;
+	st->src_made = true;
+	err = disk_write_blocks(st, fd, st->blocks, NULL);
+	if (!err && fdatasync(fd))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+	return err;
+}
+
+/*
+ * Tries one O_DIRECT write of a block, so that a filesystem that refuses
+ * O_DIRECT (open fails) or refuses 1 KiB transfers (the write fails) is
+ * found at init, where the job can skip itself, rather than in every op.
+ */
+static int disk_probe_direct(struct disk_state *st, const struct job_ctx *ctx)
+{
+	int fd, err = 0;
+	ssize_t n;
+
+	fd = open(st->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_CLOEXEC | O_DIRECT, 0600);
+	if (fd < 0) {
+		err = errno;
+		if (err == EINVAL) {
+			job_set_reason(ctx,
+				       "O_DIRECT refused by the filesystem of %s: %s",
+				       ctx->dir, strerror(err));
+			return JOB_SKIPPED;
+		}
+		job_set_reason(ctx, "cannot create %s: %s", st->path,
+			       strerror(err));
+		return err;
+	}
+	n = pwrite(fd, st->buf, DISK_BLOCK, 0);
+	if (n != DISK_BLOCK) {
+		err = disk_io_error(n);
+		if (err == EINVAL) {
+			job_set_reason(ctx,
+				       "the filesystem of %s takes no 1 KiB O_DIRECT transfers: %s",
+				       ctx->dir, strerror(err));
+			err = JOB_SKIPPED;
+		} else {
+			job_set_reason(ctx, "cannot write %s: %s", st->path,
+				       strerror(err));
+		}
+	}
+	close(fd);
+	unlink(st->path);
+	return err;
+}
+
+/*
+ * An op makes its file and removes it, so a file that cannot fit would
+ * fail every op. Where the filesystem has less free space than the
+ * blocks the op writes at the least, the job fails at init instead, and
+ * says so. More users than the space holds still fail in their ops.
+ */
+static int disk_check_space(const struct disk_state *st,
+			    const struct job_ctx *ctx)
+{
+	struct statvfs sv;
+	uint64_t free_bytes, need = (uint64_t)st->loops * DISK_BLOCK;
+
+	if (statvfs(ctx->dir, &sv))
+		return 0;
+	free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (free_bytes >= need)
+		return 0;
+	job_set_reason(ctx, "the job's %llu KiB file does not fit in %s (%llu KiB free)",
+		       (unsigned long long)need / 1024, ctx->dir,
+		       (unsigned long long)free_bytes / 1024);
+	return ENOSPC;
+}
+
 static int disk_init(const struct job_ctx *ctx, void **state,
-		     const char *name, enum disk_pattern pattern,
-		     enum disk_sync sync)
+		     const struct disk_spec *spec)
 {
 	struct disk_state *st = calloc(1, sizeof(*st));
-	char path[PATH_MAX];
-	int flags = 0, dst_flags = 0, err;
-	bool writes;
+	int err;
 
 	if (!st)
 		return ENOMEM;
-	st->sync = sync;
-	st->fd = -1;
-	st->dst_fd = -1;
-	st->file_bytes = disk_file_bytes(ctx->file_size);
-	st->nblocks = disk_blocks(ctx->file_size);
-	st->rng = ctx->seed ^ ((uint64_t)(pattern + 1) << 56);
-	st->buf = disk_buf_get();
+	st->spec = spec;
+	st->progress = ctx->progress;
+	st->dir = ctx->dir;
+	st->blocks = disk_blocks(ctx->file_size);
+	st->loops = spec->half ? st->blocks / 2 : st->blocks;
+	/* Each job of a user draws its own sequence from the user's seed. */
+	st->rng = ctx->seed;
+	for (const char *c = spec->name; *c; c++)
+		st->rng = st->rng * 31 + (unsigned char)*c;
+	st->buf = disk_buf_get(ctx->seed);
 	if (!st->buf) {
 		err = ENOMEM;
 		goto out;
 	}
-
-	writes = pattern != DISK_RANDOM_READ && pattern != DISK_SEQ_READ;
-	if (sync == DISK_DIRECT) {
-		flags = O_DIRECT;
-		dst_flags = O_DIRECT;
-	} else if (sync == DISK_OSYNC) {
-		/* A copy reads its source normally; only writes are synced. */
-		if (pattern == DISK_COPY)
-			dst_flags = O_SYNC;
-		else if (writes)
-			flags = O_SYNC;
-	}
-
-	if (job_path(path, sizeof(path), ctx->dir, "%s.%u", name, ctx->user)) {
+	if (job_path(st->path, sizeof(st->path), ctx->dir, "%s.%u",
+		     spec->name, ctx->user) ||
+	    job_path(st->src_path, sizeof(st->src_path), ctx->dir, "%s.%u.src",
+		     spec->name, ctx->user)) {
 		err = ENAMETOOLONG;
+		job_set_reason(ctx, "file name too long in %s", ctx->dir);
 		goto out;
 	}
-	err = disk_create(st, path, flags, &st->fd);
-	/* On EEXIST the file is not ours: leave it. Any other failure comes
-	 * after this job created the file, or leaves no file, so fini may
-	 * remove the name. */
-	if (err != EEXIST)
-		memcpy(st->path, path, sizeof(path));
-	if (err)
-		goto out_open;
-
-	if (pattern == DISK_COPY) {
-		if (job_path(path, sizeof(path), ctx->dir, "%s.%u.dst", name,
-			     ctx->user)) {
-			err = ENAMETOOLONG;
+	if (spec->source) {
+		err = disk_make_source(st);
+		if (err) {
+			job_set_reason(ctx, "cannot create %s: %s",
+				       st->src_path, strerror(err));
 			goto out;
 		}
-		err = disk_create(st, path, dst_flags, &st->dst_fd);
-		if (err != EEXIST)
-			memcpy(st->dst_path, path, sizeof(path));
+	}
+	if (spec->create) {
+		err = disk_check_space(st, ctx);
 		if (err)
-			goto out_open;
+			goto out;
+	}
+	if (spec->io_flags & O_DIRECT ||
+	    (spec->create != DISK_CREAT && spec->create & O_DIRECT)) {
+		err = disk_probe_direct(st, ctx);
+		if (err)
+			goto out;
 	}
 	*state = st;
 	return 0;
-
-out_open:
-	if (err == EINVAL && sync == DISK_DIRECT) {
-		job_set_reason(ctx,
-			       "O_DIRECT refused by the filesystem of %s: %s",
-			       ctx->dir, strerror(err));
-		err = JOB_SKIPPED;
-	} else {
-		job_set_reason(ctx, "cannot create %s: %s", path,
-			       strerror(err));
-	}
 out:
 	disk_fini(st);
 	return err;
 }
 
-/* The plain jobs make the op's writes durable before it counts. */
-static int disk_end_op(const struct disk_state *st, int fd)
-{
-	if (st->sync == DISK_FDATASYNC && fdatasync(fd))
-		return errno;
-	return 0;
-}
-
-/* Marks the block so that successive ops write different data. */
-static void disk_stamp(struct disk_state *st)
-{
-	st->stamp++;
-	memcpy(st->buf, &st->stamp, sizeof(st->stamp));
-}
-
-static int disk_rr_run(void *state)
-{
-	struct disk_state *st = state;
-	ssize_t n;
-
-	for (unsigned long i = 0; i < st->nblocks; i++) {
-		unsigned long b = disk_random_block(st);
-
-		n = pread(st->fd, st->buf, block_len(st, b), block_offset(b));
-		if (n != (ssize_t)block_len(st, b))
-			return disk_io_error(n);
-	}
-	return disk_end_op(st, st->fd);
-}
-
-static int disk_rw_run(void *state)
-{
-	struct disk_state *st = state;
-	ssize_t n;
-
-	disk_stamp(st);
-	for (unsigned long i = 0; i < st->nblocks; i++) {
-		unsigned long b = disk_random_block(st);
-
-		n = pwrite(st->fd, st->buf, block_len(st, b), block_offset(b));
-		if (n != (ssize_t)block_len(st, b))
-			return disk_io_error(n);
-	}
-	return disk_end_op(st, st->fd);
-}
-
-static int disk_rd_run(void *state)
-{
-	struct disk_state *st = state;
-	ssize_t n;
-
-	if (lseek(st->fd, 0, SEEK_SET))
-		return errno;
-	for (unsigned long i = 0; i < st->nblocks; i++) {
-		n = read(st->fd, st->buf, block_len(st, i));
-		if (n != (ssize_t)block_len(st, i))
-			return disk_io_error(n);
-	}
-	return disk_end_op(st, st->fd);
-}
-
-static int disk_wrt_run(void *state)
-{
-	struct disk_state *st = state;
-	ssize_t n;
-
-	disk_stamp(st);
-	if (lseek(st->fd, 0, SEEK_SET))
-		return errno;
-	for (unsigned long i = 0; i < st->nblocks; i++) {
-		n = write(st->fd, st->buf, block_len(st, i));
-		if (n != (ssize_t)block_len(st, i))
-			return disk_io_error(n);
-	}
-	return disk_end_op(st, st->fd);
-}
-
-static int disk_cp_run(void *state)
-{
-	struct disk_state *st = state;
-	ssize_t n;
-
-	if (lseek(st->fd, 0, SEEK_SET) || lseek(st->dst_fd, 0, SEEK_SET))
-		return errno;
-	for (unsigned long i = 0; i < st->nblocks; i++) {
-		n = read(st->fd, st->buf, block_len(st, i));
-		if (n != (ssize_t)block_len(st, i))
-			return disk_io_error(n);
-		n = write(st->dst_fd, st->buf, block_len(st, i));
-		if (n != (ssize_t)block_len(st, i))
-			return disk_io_error(n);
-	}
-	return disk_end_op(st, st->dst_fd);
-}
-
-/* A database-like update: read a random block, change it, write it back
- * in place, each write synchronous. */
-static int disk_update_run(void *state)
-{
-	struct disk_state *st = state;
-	uint64_t word;
-	ssize_t n;
-
-	for (unsigned long i = 0; i < st->nblocks; i++) {
-		unsigned long b = disk_random_block(st);
-		size_t len = block_len(st, b);
-
-		n = pread(st->fd, st->buf, len, block_offset(b));
-		if (n != (ssize_t)len)
-			return disk_io_error(n);
-		memcpy(&word, st->buf, sizeof(word));
-		word++;
-		memcpy(st->buf, &word, sizeof(word));
-		n = pwrite(st->fd, st->buf, len, block_offset(b));
-		if (n != (ssize_t)len)
-			return disk_io_error(n);
-	}
-	return disk_end_op(st, st->fd);
-}
-
-/* One init per row: the name tags the user's files, the rest picks the
- * pattern and how writes reach the disk. */
-#define DISK_INIT(name, pattern, sync)					\
-	static int name##_init(const struct job_ctx *ctx, void **state)	\
+/* One spec and init per job: the name tags the user's files. */
+#define DISK_JOB(job, ...)						\
+	static const struct disk_spec job##_spec = {			\
+		.name = #job, __VA_ARGS__				\
+	};								\
+	static int job##_init(const struct job_ctx *ctx, void **state)	\
 	{								\
-		return disk_init(ctx, state, #name, pattern, sync);	\
+		return disk_init(ctx, state, &job##_spec);		\
 	}
 
-DISK_INIT(disk_rr, DISK_RANDOM_READ, DISK_FDATASYNC)
-DISK_INIT(disk_rw, DISK_RANDOM_WRITE, DISK_FDATASYNC)
-DISK_INIT(disk_rd, DISK_SEQ_READ, DISK_FDATASYNC)
-DISK_INIT(disk_wrt, DISK_SEQ_WRITE, DISK_FDATASYNC)
-DISK_INIT(disk_cp, DISK_COPY, DISK_FDATASYNC)
-DISK_INIT(disk_brr, DISK_RANDOM_READ, DISK_BUFFERED)
-DISK_INIT(disk_brw, DISK_RANDOM_WRITE, DISK_BUFFERED)
-DISK_INIT(disk_brd, DISK_SEQ_READ, DISK_BUFFERED)
-DISK_INIT(disk_bwrt, DISK_SEQ_WRITE, DISK_BUFFERED)
-DISK_INIT(disk_bcp, DISK_COPY, DISK_BUFFERED)
-DISK_INIT(sync_disk_rw, DISK_RANDOM_WRITE, DISK_OSYNC)
-DISK_INIT(sync_disk_wrt, DISK_SEQ_WRITE, DISK_OSYNC)
-DISK_INIT(sync_disk_cp, DISK_COPY, DISK_OSYNC)
-DISK_INIT(sync_disk_update, DISK_UPDATE, DISK_OSYNC)
-DISK_INIT(disk_dio_rr, DISK_RANDOM_READ, DISK_DIRECT)
-DISK_INIT(disk_dio_rw, DISK_RANDOM_WRITE, DISK_DIRECT)
-DISK_INIT(disk_dio_rd, DISK_SEQ_READ, DISK_DIRECT)
-DISK_INIT(disk_dio_wrt, DISK_SEQ_WRITE, DISK_DIRECT)
-DISK_INIT(disk_dio_cp, DISK_COPY, DISK_DIRECT)
+DISK_JOB(disk_rr, .create = DISK_CREAT)
+DISK_JOB(disk_rw, .create = DISK_CREAT)
+DISK_JOB(disk_rd, .create = DISK_CREAT)
+DISK_JOB(disk_wrt, .create = DISK_CREAT)
+DISK_JOB(disk_cp, .create = DISK_CREAT, .source = true, .unlink_again = true)
+DISK_JOB(disk_brr, .create = DISK_CREAT)
+DISK_JOB(disk_brw, .create = DISK_CREAT)
+DISK_JOB(disk_brd, .source = true)
+DISK_JOB(disk_bwrt, .create = DISK_CREAT)
+DISK_JOB(disk_bcp, .create = DISK_CREAT, .source = true, .unlink_again = true)
+DISK_JOB(sync_disk_rw, .create = O_TRUNC, .io_flags = O_SYNC, .half = true)
+DISK_JOB(sync_disk_wrt, .create = O_TRUNC | O_SYNC, .half = true)
+DISK_JOB(sync_disk_cp, .create = O_TRUNC | O_SYNC, .half = true,
+	 .source = true)
+DISK_JOB(sync_disk_update, .create = O_TRUNC, .io_flags = O_SYNC,
+	 .half = true)
+DISK_JOB(disk_dio_rr, .create = DISK_CREAT, .io_flags = O_DIRECT,
+	 .stat_dir = true)
+DISK_JOB(disk_dio_rw, .create = DISK_CREAT, .io_flags = O_DIRECT,
+	 .stat_dir = true)
+DISK_JOB(disk_dio_rd, .io_flags = O_DIRECT, .source = true, .stat_dir = true)
+DISK_JOB(disk_dio_wrt, .create = O_DIRECT, .stat_dir = true)
+DISK_JOB(disk_dio_cp, .create = O_DIRECT, .io_flags = O_DIRECT,
+	 .source = true)
 
-/* Syscalls of one op: { name, per op, per block }. */
+/* Syscalls of one op: { name, per op, per inner op }. */
 
-static const struct job_syscall rr_synced[] = {
-	{ "pread64", 0, 1 }, { "fdatasync", 1 }, { NULL, 0 } };
-static const struct job_syscall rr_plain[] = {
-	{ "pread64", 0, 1 }, { NULL, 0 } };
-static const struct job_syscall rw_synced[] = {
-	{ "pwrite64", 0, 1 }, { "fdatasync", 1 }, { NULL, 0 } };
-static const struct job_syscall rw_plain[] = {
-	{ "pwrite64", 0, 1 }, { NULL, 0 } };
-static const struct job_syscall rd_synced[] = {
-	{ "lseek", 1 }, { "read", 0, 1 }, { "fdatasync", 1 }, { NULL, 0 } };
-static const struct job_syscall rd_plain[] = {
-	{ "lseek", 1 }, { "read", 0, 1 }, { NULL, 0 } };
-static const struct job_syscall wrt_synced[] = {
-	{ "lseek", 1 }, { "write", 0, 1 }, { "fdatasync", 1 }, { NULL, 0 } };
-static const struct job_syscall wrt_plain[] = {
-	{ "lseek", 1 }, { "write", 0, 1 }, { NULL, 0 } };
-static const struct job_syscall cp_synced[] = {
-	{ "lseek", 2 }, { "read", 0, 1 }, { "write", 0, 1 },
-	{ "fdatasync", 1 }, { NULL, 0 } };
-static const struct job_syscall cp_plain[] = {
-	{ "lseek", 2 }, { "read", 0, 1 }, { "write", 0, 1 },
+static const struct job_syscall rr_calls[] = {
+	{ "creat", 1 }, { "openat", 1 }, { "close", 2 }, { "unlink", 1 },
+	{ "write", 0, 1 }, { "lseek", 0, 1 }, { "read", 0, 1 }, { NULL, 0 } };
+static const struct job_syscall dio_rr_calls[] = {
+	{ "newfstatat", 1 }, { "creat", 1 }, { "openat", 1 }, { "close", 2 },
+	{ "unlink", 1 }, { "write", 0, 1 }, { "lseek", 0, 1 },
+	{ "read", 0, 1 }, { NULL, 0 } };
+static const struct job_syscall rw_calls[] = {
+	{ "creat", 1 }, { "openat", 1 }, { "close", 2 }, { "unlink", 1 },
+	{ "write", 0, 2 }, { "lseek", 0, 1 }, { NULL, 0 } };
+static const struct job_syscall dio_rw_calls[] = {
+	{ "newfstatat", 1 }, { "creat", 1 }, { "openat", 1 }, { "close", 2 },
+	{ "unlink", 1 }, { "write", 0, 2 }, { "lseek", 0, 1 }, { NULL, 0 } };
+static const struct job_syscall sync_rw_calls[] = {
+	{ "openat", 2 }, { "close", 2 }, { "unlink", 1 },
+	{ "write", 0, 2 }, { "lseek", 0, 1 }, { NULL, 0 } };
+static const struct job_syscall rd_calls[] = {
+	{ "creat", 1 }, { "openat", 1 }, { "lseek", 1 }, { "close", 2 },
+	{ "unlink", 1 }, { "write", 0, 1 }, { "read", 0, 1 }, { NULL, 0 } };
+static const struct job_syscall brd_calls[] = {
+	{ "openat", 1 }, { "lseek", 1 }, { "close", 1 }, { "read", 0, 1 },
 	{ NULL, 0 } };
+static const struct job_syscall dio_rd_calls[] = {
+	{ "newfstatat", 1 }, { "openat", 1 }, { "lseek", 1 }, { "close", 1 },
+	{ "read", 0, 1 }, { NULL, 0 } };
+static const struct job_syscall wrt_calls[] = {
+	{ "creat", 1 }, { "close", 1 }, { "unlink", 1 }, { "write", 0, 1 },
+	{ NULL, 0 } };
+static const struct job_syscall sync_wrt_calls[] = {
+	{ "openat", 1 }, { "close", 1 }, { "unlink", 1 }, { "write", 0, 1 },
+	{ NULL, 0 } };
+static const struct job_syscall dio_wrt_calls[] = {
+	{ "newfstatat", 1 }, { "openat", 1 }, { "close", 1 }, { "unlink", 1 },
+	{ "write", 0, 1 }, { NULL, 0 } };
+static const struct job_syscall cp_calls[] = {
+	{ "openat", 1 }, { "creat", 1 }, { "lseek", 1 }, { "close", 2 },
+	{ "unlink", 2 }, { "read", 0, 1 }, { "write", 0, 1 }, { NULL, 0 } };
+/* The copies that open their copy with open(), not creat(). */
+static const struct job_syscall cp_open_calls[] = {
+	{ "openat", 2 }, { "lseek", 1 }, { "close", 2 }, { "unlink", 1 },
+	{ "read", 0, 1 }, { "write", 0, 1 }, { NULL, 0 } };
+/* Three writes per update: the update's own and two blocks of the file
+ * it first writes (one more in all when the file's blocks are odd). */
 static const struct job_syscall update_calls[] = {
-	{ "pread64", 0, 1 }, { "pwrite64", 0, 1 }, { NULL, 0 } };
+	{ "openat", 2 }, { "close", 2 }, { "unlink", 1 }, { "lseek", 0, 1 },
+	{ "read", 0, 1 }, { "write", 0, 3 }, { NULL, 0 } };
+
 
 const struct job job_disk_rr = {
 	.name = "disk_rr",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Random Disk Reads (64 KiB blocks)",
+	.unit = "Random Disk Reads (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "read as many random 64 KiB blocks as the user's file has, "
-		   "then fdatasync()",
-	.syscalls = rr_synced,
+	.summary = "write a file of the user's size in 1 KiB blocks, read as "
+		   "many random 1 KiB blocks of it, remove it",
+	.syscalls = rr_calls,
 	.init = disk_rr_init,
 	.run = disk_rr_run,
 	.fini = disk_fini,
@@ -486,12 +719,13 @@ const struct job job_disk_rr = {
 const struct job job_disk_rw = {
 	.name = "disk_rw",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Random Disk Writes (64 KiB blocks)",
+	.unit = "Random Disk Writes (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "write as many random 64 KiB blocks as the user's file "
-		   "has, then fdatasync()",
-	.syscalls = rw_synced,
+	.summary = "write a file of the user's size in 1 KiB blocks, rewrite "
+		   "as many random 1 KiB blocks of it, remove it",
+	.syscalls = rw_calls,
 	.init = disk_rw_init,
 	.run = disk_rw_run,
 	.fini = disk_fini,
@@ -500,12 +734,13 @@ const struct job job_disk_rw = {
 const struct job job_disk_rd = {
 	.name = "disk_rd",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sequential Disk Reads (64 KiB blocks)",
+	.unit = "Sequential Disk Reads (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "read the user's file in order in 64 KiB blocks, then "
-		   "fdatasync() it",
-	.syscalls = rd_synced,
+	.summary = "write a file of the user's size in 1 KiB blocks, read it "
+		   "back in order, remove it",
+	.syscalls = rd_calls,
 	.init = disk_rd_init,
 	.run = disk_rd_run,
 	.fini = disk_fini,
@@ -514,12 +749,13 @@ const struct job job_disk_rd = {
 const struct job job_disk_wrt = {
 	.name = "disk_wrt",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sequential Disk Writes (64 KiB blocks)",
+	.unit = "Sequential Disk Writes (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "overwrite the user's file in order in 64 KiB blocks, then "
-		   "fdatasync()",
-	.syscalls = wrt_synced,
+	.summary = "write a new file of the user's size in 1 KiB blocks, "
+		   "remove it",
+	.syscalls = wrt_calls,
 	.init = disk_wrt_init,
 	.run = disk_wrt_run,
 	.fini = disk_fini,
@@ -528,12 +764,13 @@ const struct job job_disk_wrt = {
 const struct job job_disk_cp = {
 	.name = "disk_cp",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Disk Copies (64 KiB blocks)",
+	.unit = "Disk Copies (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "copy the user's file to a second one in 64 KiB blocks, "
-		   "then fdatasync()",
-	.syscalls = cp_synced,
+	.summary = "copy the user's file to a new one in 1 KiB blocks, remove "
+		   "the copy",
+	.syscalls = cp_calls,
 	.init = disk_cp_init,
 	.run = disk_cp_run,
 	.fini = disk_fini,
@@ -542,12 +779,13 @@ const struct job job_disk_cp = {
 const struct job job_disk_brr = {
 	.name = "disk_brr",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Random Disk Reads (64 KiB blocks)",
+	.unit = "Random Bufcache Disk Reads (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "read as many random 64 KiB blocks as the user's file has, "
-		   "no sync",
-	.syscalls = rr_plain,
+	.summary = "write a file of the user's size in 1 KiB blocks, read as "
+		   "many random 1 KiB blocks of it, remove it",
+	.syscalls = rr_calls,
 	.init = disk_brr_init,
 	.run = disk_rr_run,
 	.fini = disk_fini,
@@ -556,12 +794,13 @@ const struct job job_disk_brr = {
 const struct job job_disk_brw = {
 	.name = "disk_brw",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Random Disk Writes (64 KiB blocks)",
+	.unit = "Random Bufcache Disk Writes (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "write as many random 64 KiB blocks as the user's file "
-		   "has, no sync",
-	.syscalls = rw_plain,
+	.summary = "write a file of the user's size in 1 KiB blocks, rewrite "
+		   "as many random 1 KiB blocks of it, remove it",
+	.syscalls = rw_calls,
 	.init = disk_brw_init,
 	.run = disk_rw_run,
 	.fini = disk_fini,
@@ -570,25 +809,27 @@ const struct job job_disk_brw = {
 const struct job job_disk_brd = {
 	.name = "disk_brd",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sequential Disk Reads (64 KiB blocks)",
+	.unit = "Sequential Bufcache Disk Reads (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "read the user's file in order in 64 KiB blocks, no sync",
-	.syscalls = rd_plain,
+	.summary = "read the user's file in order in 1 KiB blocks",
+	.syscalls = brd_calls,
 	.init = disk_brd_init,
-	.run = disk_rd_run,
+	.run = disk_brd_run,
 	.fini = disk_fini,
 };
 
 const struct job job_disk_bwrt = {
 	.name = "disk_bwrt",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sequential Disk Writes (64 KiB blocks)",
+	.unit = "Sequential Bufcache Disk Writes (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "overwrite the user's file in order in 64 KiB blocks, no "
-		   "sync",
-	.syscalls = wrt_plain,
+	.summary = "write a new file of the user's size in 1 KiB blocks, "
+		   "remove it",
+	.syscalls = wrt_calls,
 	.init = disk_bwrt_init,
 	.run = disk_wrt_run,
 	.fini = disk_fini,
@@ -597,12 +838,13 @@ const struct job job_disk_bwrt = {
 const struct job job_disk_bcp = {
 	.name = "disk_bcp",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Disk Copies (64 KiB blocks)",
+	.unit = "Bufcache Disk Copies (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "copy the user's file to a second one in 64 KiB blocks, no "
-		   "sync",
-	.syscalls = cp_plain,
+	.summary = "copy the user's file to a new one in 1 KiB blocks, remove "
+		   "the copy",
+	.syscalls = cp_calls,
 	.init = disk_bcp_init,
 	.run = disk_cp_run,
 	.fini = disk_fini,
@@ -611,12 +853,13 @@ const struct job job_disk_bcp = {
 const struct job job_sync_disk_rw = {
 	.name = "sync_disk_rw",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sync Random Disk Writes (64 KiB blocks)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write as many random 64 KiB blocks as the user's file "
-		   "has, O_SYNC",
-	.syscalls = rw_plain,
+	.unit = "Sync Random Disk Writes (K)",
+	.inner_ops_for = disk_half_blocks,
+	.summary = "write a file of half the user's size in 1 KiB blocks, "
+		   "reopen it O_SYNC, rewrite as many random blocks, remove it",
+	.syscalls = sync_rw_calls,
 	.init = sync_disk_rw_init,
 	.run = disk_rw_run,
 	.fini = disk_fini,
@@ -625,12 +868,13 @@ const struct job job_sync_disk_rw = {
 const struct job job_sync_disk_wrt = {
 	.name = "sync_disk_wrt",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sync Sequential Disk Writes (64 KiB blocks)",
-	.inner_ops_for = disk_blocks,
-	.summary = "overwrite the user's file in order in 64 KiB blocks, "
-		   "O_SYNC",
-	.syscalls = wrt_plain,
+	.unit = "Sync Sequential Disk Writes (K)",
+	.inner_ops_for = disk_half_blocks,
+	.summary = "write a new O_SYNC file of half the user's size in 1 KiB "
+		   "blocks, remove it",
+	.syscalls = sync_wrt_calls,
 	.init = sync_disk_wrt_init,
 	.run = disk_wrt_run,
 	.fini = disk_fini,
@@ -639,12 +883,13 @@ const struct job job_sync_disk_wrt = {
 const struct job job_sync_disk_cp = {
 	.name = "sync_disk_cp",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sync Disk Copies (64 KiB blocks)",
-	.inner_ops_for = disk_blocks,
-	.summary = "copy the user's file in 64 KiB blocks to a second one "
-		   "opened O_SYNC",
-	.syscalls = cp_plain,
+	.unit = "Sync Disk Copies (K)",
+	.inner_ops_for = disk_half_blocks,
+	.summary = "copy the first half of the user's file in 1 KiB blocks to "
+		   "a new O_SYNC file, remove the copy",
+	.syscalls = cp_open_calls,
 	.init = sync_disk_cp_init,
 	.run = disk_cp_run,
 	.fini = disk_fini,
@@ -653,11 +898,13 @@ const struct job job_sync_disk_cp = {
 const struct job job_sync_disk_update = {
 	.name = "sync_disk_update",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sync Disk Updates (64 KiB blocks)",
-	.inner_ops_for = disk_blocks,
-	.summary = "read, change and rewrite random 64 KiB blocks of the "
-		   "user's file, O_SYNC",
+	.unit = "Sync Disk Updates (K)",
+	.inner_ops_for = disk_half_blocks,
+	.summary = "write a file of the user's size in 1 KiB blocks, reopen it "
+		   "O_SYNC, read a random block and write the next at half as "
+		   "many places, remove it",
 	.syscalls = update_calls,
 	.init = sync_disk_update_init,
 	.run = disk_update_run,
@@ -667,12 +914,13 @@ const struct job job_sync_disk_update = {
 const struct job job_disk_dio_rr = {
 	.name = "disk_dio_rr",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Random Disk Reads (64 KiB blocks)",
+	.unit = "Random O_DIRECT Disk Reads (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "read as many random 64 KiB blocks as the user's file has, "
-		   "O_DIRECT",
-	.syscalls = rr_plain,
+	.summary = "write a file of the user's size in 1 KiB blocks, reopen it "
+		   "O_DIRECT, read as many random blocks, remove it",
+	.syscalls = dio_rr_calls,
 	.init = disk_dio_rr_init,
 	.run = disk_rr_run,
 	.fini = disk_fini,
@@ -681,12 +929,13 @@ const struct job job_disk_dio_rr = {
 const struct job job_disk_dio_rw = {
 	.name = "disk_dio_rw",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Random Disk Writes (64 KiB blocks)",
+	.unit = "Random O_DIRECT Disk Writes (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "write as many random 64 KiB blocks as the user's file "
-		   "has, O_DIRECT",
-	.syscalls = rw_plain,
+	.summary = "write a file of the user's size in 1 KiB blocks, reopen it "
+		   "O_DIRECT, rewrite as many random blocks, remove it",
+	.syscalls = dio_rw_calls,
 	.init = disk_dio_rw_init,
 	.run = disk_rw_run,
 	.fini = disk_fini,
@@ -695,26 +944,30 @@ const struct job job_disk_dio_rw = {
 const struct job job_disk_dio_rd = {
 	.name = "disk_dio_rd",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sequential Disk Reads (64 KiB blocks)",
+	.unit = "Sequential O_DIRECT Disk Reads (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "read the user's file in order in 64 KiB blocks with "
-		   "O_DIRECT",
-	.syscalls = rd_plain,
+	.summary = "read the user's file in order in 1 KiB blocks, O_DIRECT",
+	.syscalls = dio_rd_calls,
 	.init = disk_dio_rd_init,
-	.run = disk_rd_run,
+	.run = disk_brd_run,
 	.fini = disk_fini,
 };
 
 const struct job job_disk_dio_wrt = {
 	.name = "disk_dio_wrt",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Sequential Disk Writes (64 KiB blocks)",
+	.unit = "Sequential O_DIRECT Disk Writes (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "overwrite the user's file in order in 64 KiB blocks with "
-		   "O_DIRECT",
-	.syscalls = wrt_plain,
+	.summary = "write a new O_DIRECT file of the user's size in 1 KiB "
+		   "blocks, remove it",
+	.syscalls = dio_wrt_calls,
+	.deviation = "reaim's job writes nothing, because the return value of "
+		     "its buffer allocation overwrites its block count; this "
+		     "one writes the whole file, as AIM7 intends",
 	.init = disk_dio_wrt_init,
 	.run = disk_wrt_run,
 	.fini = disk_fini,
@@ -723,12 +976,16 @@ const struct job job_disk_dio_wrt = {
 const struct job job_disk_dio_cp = {
 	.name = "disk_dio_cp",
 	.family = "disk",
+	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,
-	.unit = "Disk Copies (64 KiB blocks)",
+	.unit = "O_DIRECT Disk Copies (K)",
 	.inner_ops_for = disk_blocks,
-	.summary = "copy the user's file to a second one in 64 KiB blocks, "
-		   "both O_DIRECT",
-	.syscalls = cp_plain,
+	.summary = "copy the user's file to a new one in 1 KiB blocks, both "
+		   "O_DIRECT, remove the copy",
+	.syscalls = cp_open_calls,
+	.deviation = "reaim's job copies nothing, because the return value of "
+		     "its buffer allocation overwrites its block count; this "
+		     "one copies the whole file, as AIM7 intends",
 	.init = disk_dio_cp_init,
 	.run = disk_cp_run,
 	.fini = disk_fini,
