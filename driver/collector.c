@@ -42,7 +42,7 @@ void snapshot_take(struct snapshot *s, const struct arena *a,
 	s->t_ns = before + (now_ns() - before) / 2;
 }
 
-/* Inner operations of one job of each AIM7 entry at this level's file
+/* Progress ticks of one job of each AIM7 entry at this level's file
  * size, 0 for a micro entry, into per_job[n_entries]. */
 static void aim7_inner_ops(const struct mix *mix, unsigned int users,
 			   double *per_job)
@@ -51,7 +51,8 @@ static void aim7_inner_ops(const struct mix *mix, unsigned int users,
 		const struct job *job = mix->entries[e].job;
 
 		per_job[e] = job->units == JOB_UNITS_AIM7 ?
-			(double)job_inner_ops(job, mix_file_size(mix, users)) : 0;
+			(double)job_inner_ops(job, mix_file_size(mix, users)) *
+				JOB_PROGRESS_TICKS : 0;
 	}
 }
 

@@ -25,9 +25,9 @@ void snapshot_take(struct snapshot *s, const struct arena *a,
 
 /*
  * The jobs done between two snapshots, all users and entries: a micro
- * job's by its ops; an AIM7 job's by its inner operations over the inner
- * operations of one job, so that a job in flight at either end counts by
- * its share of the window. With t0 NULL, counted from zero.
+ * job's by its ops; an AIM7 job's by its progress (job_progress()) over
+ * that of one job, so that a job in flight at either end counts by its
+ * share of the window. With t0 NULL, counted from zero.
  */
 double snapshot_jobs(const struct snapshot *t0, const struct snapshot *t1,
 		     const struct mix *mix, unsigned int users);

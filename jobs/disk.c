@@ -129,12 +129,14 @@ static void disk_buf_put(void)
  * An AIM7 job reports its inner operations as it goes (see
  * job_progress()). A disk op's time goes into its block transfers, so it
  * reports its `inner` operations in proportion to the `steps` transfers
- * done: a job whose unit is its read loop but which first writes the
- * file reports one inner op per two blocks, in both halves.
+ * done, after each one, in progress ticks: a job whose unit is its read
+ * loop but which first writes the file reports half an inner op a block,
+ * in both halves.
  */
 struct disk_progress {
 	uint64_t *counter;
-	unsigned long steps, done, inner, reported;
+	unsigned long steps, done, inner;
+	unsigned long reported;		/* ticks */
 };
 
 static void disk_progress_start(struct disk_progress *p,
@@ -150,11 +152,11 @@ static void disk_progress_start(struct disk_progress *p,
 
 static void disk_step(struct disk_progress *p)
 {
-	unsigned long want =
-		(unsigned long)((uint64_t)++p->done * p->inner / p->steps);
+	unsigned long want = (unsigned long)((uint64_t)++p->done * p->inner *
+					     JOB_PROGRESS_TICKS / p->steps);
 
 	if (want > p->reported) {
-		job_progress(p->counter, want - p->reported);
+		job_progress_ticks(p->counter, want - p->reported);
 		p->reported = want;
 	}
 }

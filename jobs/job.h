@@ -110,14 +110,24 @@ const struct job *job_nearest(const char *name);
  * An AIM7 job can last longer than a tenth of the window (at a thousand
  * users, seconds), so counting whole jobs at t0 and t1 would not measure
  * the window to 0.5%. Its run() therefore reports each inner operation
- * as it finishes it, n at a time: a successful op adds exactly
- * job_inner_ops() in all, and the driver counts a job in flight at t0 or
- * t1 by the share of its inner operations done. The counter is the
- * user's own (one writer), in the arena the driver reads.
+ * as it finishes it, n at a time, and the driver counts a job in flight
+ * at t0 or t1 by the share of its inner operations done. The counter is
+ * the user's own (one writer), in the arena the driver reads, and counts
+ * ticks: JOB_PROGRESS_TICKS to an inner operation, so that a job whose
+ * inner operations are few and long can report parts of one
+ * (job_progress_ticks()). A successful op adds exactly job_inner_ops()
+ * x JOB_PROGRESS_TICKS in all.
  */
+#define JOB_PROGRESS_TICKS 2520UL	/* a multiple of 1 to 10, 12, 14, 15, 18, 20, 21 */
+
+static inline void job_progress_ticks(uint64_t *progress, unsigned long ticks)
+{
+	__atomic_store_n(progress, *progress + ticks, __ATOMIC_RELAXED);
+}
+
 static inline void job_progress(uint64_t *progress, unsigned long n)
 {
-	__atomic_store_n(progress, *progress + n, __ATOMIC_RELAXED);
+	job_progress_ticks(progress, n * JOB_PROGRESS_TICKS);
 }
 
 /* Compute jobs store results here so the compiler cannot drop the work. */

@@ -139,9 +139,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "job_runner: %s: op failed: %s\n", job->name,
 			strerror(rc));
 		status = 1;
-	} else if (job->units == JOB_UNITS_AIM7 && progress != n * inner) {
-		fprintf(stderr, "job_runner: %s: %lu ops reported %llu inner operations, not %lu x %lu\n",
-			job->name, n, (unsigned long long)progress, n, inner);
+	} else if (job->units == JOB_UNITS_AIM7 &&
+		   progress != n * inner * JOB_PROGRESS_TICKS) {
+		fprintf(stderr, "job_runner: %s: %lu ops reported %llu progress ticks, not %lu x %lu inner ops x %lu\n",
+			job->name, n, (unsigned long long)progress, n, inner,
+			JOB_PROGRESS_TICKS);
 		status = 1;
 	}
 	if (job->fini)

@@ -35,8 +35,8 @@ static int cycle(const struct job *job, bool threaded)
 		return 1;
 	}
 	/* Every signal or jump counted, none twice. */
-	if (progress != 3 * (uint64_t)job->inner_ops) {
-		fprintf(stderr, "%s: %llu inner ops in 3 ops of %u\n",
+	if (progress != 3 * (uint64_t)job->inner_ops * JOB_PROGRESS_TICKS) {
+		fprintf(stderr, "%s: %llu progress ticks in 3 ops of %u inner ops\n",
 			job->name, (unsigned long long)progress,
 			job->inner_ops);
 		return 1;

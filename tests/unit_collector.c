@@ -28,6 +28,9 @@ static struct mix_entry entries[] = {
 };
 static const struct mix mix = { .entries = entries, .n_entries = 2 };
 
+/* Progress counts ticks. */
+#define T JOB_PROGRESS_TICKS
+
 static uint64_t ops0[4], inner0[4], errors0[4];
 static uint64_t ops1[4], inner1[4], errors1[4];
 static const struct snapshot t0 = { 0, ops0, inner0, errors0 };
@@ -44,13 +47,14 @@ static void test_partial_jobs(void)
 	/* User 0: 10 micro ops; a quarter into its third AIM7 job at t0,
 	 * half into its fifth at t1: 2.25 jobs in the window. */
 	ops0[0] = 5, ops1[0] = 15;
-	ops0[1] = 2, inner0[1] = 2250;
-	ops1[1] = 4, inner1[1] = 4500;
-	/* User 1: no micro op; 0.1 of an AIM7 job, none finished. */
-	inner0[3] = 100, inner1[3] = 200;
+	ops0[1] = 2, inner0[1] = 2250 * T;
+	ops1[1] = 4, inner1[1] = 4500 * T;
+	/* User 1: no micro op; 0.1 of an AIM7 job, none finished, in parts
+	 * of an inner operation. */
+	inner0[3] = 100 * T - T / 2, inner1[3] = 200 * T - T / 2;
 	CHECK_NEAR(snapshot_jobs(&t0, &t1, &mix, 2), 10 + 2.25 + 0.1, 1e-9);
 	/* From zero: the whole counts at t1. */
-	CHECK_NEAR(snapshot_jobs(NULL, &t1, &mix, 2), 15 + 4.5 + 0.2, 1e-9);
+	CHECK_NEAR(snapshot_jobs(NULL, &t1, &mix, 2), 15 + 4.5 + 0.1995, 1e-9);
 }
 
 /* An AIM7 op in flight at t0 that then failed took its inner
@@ -62,7 +66,7 @@ static void test_failed_op_in_flight(void)
 	memset(inner0, 0, sizeof(inner0));
 	memset(ops1, 0, sizeof(ops1));
 	memset(inner1, 0, sizeof(inner1));
-	inner0[1] = 3600, inner1[1] = 3000;
+	inner0[1] = 3600 * T, inner1[1] = 3000 * T;
 	CHECK_NEAR(snapshot_jobs(&t0, &t1, &mix, 1), 0, 1e-12);
 }
 
