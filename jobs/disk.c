@@ -267,29 +267,35 @@ static int disk_stat_dir(const struct disk_state *st)
 	return 0;
 }
 
-/* disk_rr, disk_brr, disk_dio_rr: write the file, then read as many
- * blocks as it has, each at a random block. */
-static int disk_rr_run(void *state)
+/* The write of disk_rw's loop, in the read's shape. */
+static int disk_rewrite_block(int fd, unsigned char *buf)
 {
-	struct disk_state *st = state;
+	return disk_write_block(fd, buf);
+}
+
+/* Writes the file's first `blocks` blocks, then moves one block per loop,
+ * each at a random one of them, with io() on the file opened oflags. */
+static int disk_random_run(struct disk_state *st, unsigned long blocks,
+			   int oflags, int (*io)(int fd, unsigned char *buf))
+{
 	struct disk_progress p;
 	int fd, err;
 
-	disk_progress_start(&p, st, st->blocks + (disk_fill_counts(st) ?
-						  st->blocks : 0));
+	disk_progress_start(&p, st, st->loops + (disk_fill_counts(st) ?
+						 blocks : 0));
 	err = disk_stat_dir(st);
 	if (err)
 		return err;
-	err = disk_make_file(st, st->blocks, &p);
+	err = disk_make_file(st, blocks, &p);
 	if (err)
 		return err;
-	fd = open(st->path, O_RDONLY | O_CLOEXEC | st->spec->io_flags);
+	fd = open(st->path, oflags | O_CLOEXEC | st->spec->io_flags);
 	if (fd < 0)
 		return disk_finish(st, -1, errno);
 	for (unsigned long i = 0; i < st->loops; i++) {
-		if (lseek(fd, disk_random_offset(st, st->blocks), SEEK_SET) < 0)
+		if (lseek(fd, disk_random_offset(st, blocks), SEEK_SET) < 0)
 			return disk_finish(st, fd, errno);
-		err = disk_read_block(fd, st->buf);
+		err = io(fd, st->buf);
 		if (err)
 			return disk_finish(st, fd, err);
 		disk_step(&p);
@@ -297,34 +303,22 @@ static int disk_rr_run(void *state)
 	return disk_finish(st, fd, 0);
 }
 
+/* disk_rr, disk_brr, disk_dio_rr: write the file, then read as many
+ * blocks as it has, each at a random block. */
+static int disk_rr_run(void *state)
+{
+	struct disk_state *st = state;
+
+	return disk_random_run(st, st->blocks, O_RDONLY, disk_read_block);
+}
+
 /* disk_rw, disk_brw, disk_dio_rw, sync_disk_rw: write the file, then
  * rewrite as many blocks as it has, each at a random block. */
 static int disk_rw_run(void *state)
 {
 	struct disk_state *st = state;
-	struct disk_progress p;
-	int fd, err;
 
-	disk_progress_start(&p, st, st->loops + (disk_fill_counts(st) ?
-						 st->loops : 0));
-	err = disk_stat_dir(st);
-	if (err)
-		return err;
-	err = disk_make_file(st, st->loops, &p);
-	if (err)
-		return err;
-	fd = open(st->path, O_WRONLY | O_CLOEXEC | st->spec->io_flags);
-	if (fd < 0)
-		return disk_finish(st, -1, errno);
-	for (unsigned long i = 0; i < st->loops; i++) {
-		if (lseek(fd, disk_random_offset(st, st->loops), SEEK_SET) < 0)
-			return disk_finish(st, fd, errno);
-		err = disk_write_block(fd, st->buf);
-		if (err)
-			return disk_finish(st, fd, err);
-		disk_step(&p);
-	}
-	return disk_finish(st, fd, 0);
+	return disk_random_run(st, st->loops, O_WRONLY, disk_rewrite_block);
 }
 
 /* Reads `blocks` blocks in order from the start of fd. */

@@ -96,7 +96,9 @@ jq_check "$json" '.levels[0].hook.signal == "SIGKILL"' \
 	"a hook deaf to SIGTERM is killed"
 check_no_processes
 
-# Interrupted mid-level: the hook goes with the driver.
+# Interrupted mid-level: the hook goes with the driver. The wait below is
+# for this run's hook.out, so no earlier run's may be there.
+rm -rf "${out:?}"/*
 env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --hook 'sleep 30' \
 	--levels 1,2 -t 5 -w 0 -d "$scratch" -o "$out" creat-contention \
 	>"$test_dir/stdout" 2>"$test_dir/stderr" &

@@ -77,9 +77,12 @@ jq_check "$json" '[.levels[].jobs[] | .ops > 0 and .errors == 0] | all' "thread 
 # brk moves the break under the same process's malloc: with more user
 # threads than glibc gives arenas (8 per CPU), some would malloc from the
 # main arena, which grows with sbrk(), and its heap would be corrupted.
+# An op of mem_rtns_1 is AIM7's: 30000 mallocs and frees, tens of ms under
+# a sanitizer, so the window is long enough for each user to go round its
+# three jobs more than once.
 printf '1 brk\n1 mem_rtns_1\n1 mem_rtns_2\n' >"$test_dir/brk-malloc"
-many=$((20 * $(nproc)))
-expect_status 0 run_aimsweep run --levels "$many" -t 1 -w 0.2 --mode thread \
+many=$((8 * $(nproc) + 4))
+expect_status 0 run_aimsweep run --levels "$many" -t 3 -w 1 --mode thread \
 	-d "$scratch" -o "$out" "$test_dir/brk-malloc"
 json=$(latest_result)
 check_documented "$json"

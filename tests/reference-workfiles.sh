@@ -12,7 +12,13 @@ for wf in "$dir"/workfile.* $shipped; do
 	json=$(latest_result)
 	jq_check "$json" '.status == "complete" and .levels[0].status == "ok"' "$name: level ok"
 	jq_check "$json" '.mix.jobs | length > 0' "$name: jobs"
-	jq_check "$json" '[.levels[0].jobs[] | .errors == 0 and (.ops > 0 or (.skipped and (.name | startswith("disk_dio_")) and (.skip_reason | length > 0)))] | all' "$name: every job ran without errors"
+	# A job of AIM7's size can take seconds (aim9's 5 MiB O_SYNC file),
+	# so a 2 s window need not reach every job of a 58-job mix: each
+	# job that ran, ran cleanly; jobs-run.sh runs every job on its own.
+	jq_check "$json" '.levels[0].ops > 0' "$name: jobs ran"
+	jq_check "$json" '[.levels[0].jobs[] | .errors == 0 and (.skipped | not) or
+		(.skipped and (.name | startswith("disk_dio_")) and
+		 (.skip_reason | length > 0))] | all' "$name: no job failed"
 	check_scratch_empty
 done
 check_no_processes
