@@ -38,7 +38,7 @@ check_ok_result() {
 	jq_check "$json" '[.levels[] | ([.jobs[].ops] | add) == .ops] | all' "ops = sum of jobs"
 	jq_check "$json" '[.levels[] | (.jobs_per_min / .users - .jobs_per_min_per_user) | fabs < 0.01] | all' "jobs_per_min_per_user"
 	jq_check "$json" '[.levels[] | .window_s as $w | .jobs[] |
-		(.ops_per_sec * $w - .ops) | fabs < 1e-6 * (.ops + 1)] | all' \
+		((.ops_per_sec * $w - .ops) | fabs) < 1e-6 * (.ops + 1)] | all' \
 		"ops_per_sec = ops / window_s"
 	jq_check "$json" '[.levels[] | .per_user_jobs_per_min | .min <= .median and .median <= .max] | all' "per-user spread ordered"
 	jq_check "$json" '[.levels[] | .per_user_jobs_per_min.max * .users >= .jobs_per_min - 1] | all' "per-user max consistent"

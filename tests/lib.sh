@@ -53,6 +53,8 @@ need() {
 # drawing takes a second or two per run and most tests look at the JSON;
 # a test that wants the plot calls run_aimsweep_plot.
 run_aimsweep() {
+	# What test_guard names if the test outlives its time limit.
+	echo "aimsweep $*" >"$test_dir/last-step"
 	if [ "${1:-}" = run ]; then
 		shift
 		env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot "$@"
@@ -62,6 +64,7 @@ run_aimsweep() {
 }
 
 run_aimsweep_plot() {
+	echo "aimsweep $*" >"$test_dir/last-step"
 	env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" "$@"
 }
 
