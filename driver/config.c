@@ -31,18 +31,28 @@ static int config_users(const char *path, unsigned int line, const char *key,
 
 int config_load(const char *path, struct config *c, char *err, size_t errlen)
 {
-	char buf[4096], *key, *value, *end;
-	unsigned int line = 0;
-	FILE *f;
-	int rc = -1;
+	FILE *f = fopen(path, "re");
+	int rc;
 
-	memset(c, 0, sizeof(*c));
-	f = fopen(path, "re");
 	if (!f) {
+		memset(c, 0, sizeof(*c));
 		snprintf(err, errlen, "%s: cannot open config: %s", path,
 			 strerror(errno));
 		return -1;
 	}
+	rc = config_read(f, path, c, err, errlen);
+	fclose(f);
+	return rc;
+}
+
+int config_read(FILE *f, const char *path, struct config *c, char *err,
+		size_t errlen)
+{
+	char buf[4096], *key, *value, *end;
+	unsigned int line = 0;
+	int rc = -1;
+
+	memset(c, 0, sizeof(*c));
 	while (fgets(buf, sizeof(buf), f)) {
 		line++;
 		if (!strchr(buf, '\n') && !feof(f)) {
@@ -120,7 +130,6 @@ int config_load(const char *path, struct config *c, char *err, size_t errlen)
 	}
 	rc = 0;
 out:
-	fclose(f);
 	if (rc)
 		config_free(c);
 	return rc;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CONFIG_MAX_DISKDIRS 16
 
@@ -25,6 +26,9 @@ struct config {
  * reported as ignored. Returns 0, or -1 with "file:line: message" in err.
  */
 int config_load(const char *path, struct config *c, char *err, size_t errlen);
+/* The same from an open stream, path naming it in messages. */
+int config_read(FILE *f, const char *path, struct config *c, char *err,
+		size_t errlen);
 void config_free(struct config *c);
 
 #endif
