@@ -70,6 +70,25 @@ refused "scratch directory $test_dir/nodir" \
 if [ "$(id -u)" != 0 ]; then
 	mkdir "$test_dir/ro" && chmod 555 "$test_dir/ro"
 	refused "not writable" run -d "$test_dir/ro" -o "$out" "$wf"
+else
+	# Root writes anywhere: uid 65534 meets the refusal, running a copy
+	# of the program where it can reach it.
+	nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	$nobody true 2>/dev/null || fail "setpriv cannot switch to uid 65534"
+	ro_tmp=$(mktemp -d /tmp/aimsweep-cli.XXXXXX) || fail "mktemp failed"
+	chmod 755 "$ro_tmp"
+	cp "$AIMSWEEP" "$wf" "$ro_tmp/" && mkdir -m 555 "$ro_tmp/ro" &&
+		mkdir "$ro_tmp/out" && chown 65534 "$ro_tmp/out" ||
+		fail "cannot set up $ro_tmp"
+	env AIMSWEEP_TEST_TAG="$tag" $nobody "$ro_tmp/aimsweep" run --no-plot \
+		-d "$ro_tmp/ro" -o "$ro_tmp/out" -t 1 -w 0 "$ro_tmp/wf" \
+		>"$test_dir/stdout" 2>"$test_dir/stderr"
+	got=$?
+	left=$(ls -A "$ro_tmp/out"; ls -A "$ro_tmp/ro")
+	rm -rf "$ro_tmp"
+	[ "$got" = 2 ] || fail "an unwritable scratch directory as uid 65534: exit status $got, want 2"
+	expect_stderr "not writable"
+	[ -z "$left" ] || fail "something was written as uid 65534: $left"
 fi
 
 # Help and version work and exit 0.

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -697,30 +699,59 @@ static void test_write_rename_fails(void)
 	run_result_free(&r);
 }
 
-/* A directory the user cannot write to; root writes anywhere, so this
- * runs only as a normal user. */
-static void test_write_unwritable_dir(void)
+/* Writing into dir, which exists and which the caller cannot write to,
+ * fails with EACCES and leaves dir empty. */
+static void write_unwritable_dir(const char *dir)
 {
-	char dir[PATH_MAX + 64], path[PATH_MAX + 128];
-	char err[PATH_MAX + 256] = "", name[256] = "";
+	char path[PATH_MAX + 128], err[PATH_MAX + 256] = "", name[256] = "";
 	struct run_result r;
 
-	if (geteuid() == 0) {
-		test_note("running as root: skipping the unwritable directory case");
-		return;
-	}
 	if (!build_run(&r))
 		return;
-	snprintf(dir, sizeof(dir), "%s/read-only", tmp_dir);
 	snprintf(path, sizeof(path), "%s/result.json", dir);
-	if (mkdir(dir, 0500))
-		test_bail("mkdir %s: %s", dir, strerror(errno));
 	CHECK(result_write(&r, path, err, sizeof(err)) != 0);
 	CHECK_STR_CONTAINS(err, path);
 	CHECK_STR_CONTAINS(err, strerror(EACCES));
 	CHECK_EQ_INT(count_entries(dir, name, sizeof(name)), 0);
-	rmdir(dir);
 	run_result_free(&r);
+}
+
+/* A directory the user cannot write to. Root writes anywhere, so as root
+ * the write is made by a child that has become uid 65534, in a directory
+ * of root's that it can reach but not write. */
+static void test_write_unwritable_dir(void)
+{
+	char dir[PATH_MAX + 64];
+	int status;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "%s/read-only", tmp_dir);
+	if (geteuid() != 0) {
+		if (mkdir(dir, 0500))
+			test_bail("mkdir %s: %s", dir, strerror(errno));
+		write_unwritable_dir(dir);
+		rmdir(dir);
+		return;
+	}
+	if (mkdir(dir, 0555) || chmod(tmp_dir, 0711))
+		test_bail("mkdir %s: %s", dir, strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		test_bail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534)) {
+			fprintf(stderr, "cannot become uid 65534: %s\n",
+				strerror(errno));
+			_exit(2);
+		}
+		write_unwritable_dir(dir);
+		_exit(test_check_failures ? 1 : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		test_bail("waitpid: %s", strerror(errno));
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	chmod(tmp_dir, 0700);
+	rmdir(dir);
 }
 
 int main(void)

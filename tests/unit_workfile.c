@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -157,6 +158,32 @@ static bool check_load_error(const char *file, int line, const char *path,
 
 #define CHECK_LOAD_ERROR(path, want) \
 	check_load_error(__FILE__, __LINE__, (path), (want))
+
+/* Loads path as uid 65534, in a child; true when it fails with want. */
+static bool load_error_as_nobody(const char *path, const char *want)
+{
+	char err[PATH_MAX + 256] = "";
+	struct mix mix;
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		test_bail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+			_exit(2);
+		if (!workfile_load(path, &mix, err, sizeof(err)))
+			_exit(3);
+		if (strcmp(err, want)) {
+			fprintf(stderr, "as uid 65534: got \"%s\", want \"%s\"\n",
+				err, want);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == 0;
+}
 
 /* A text of exactly `len` bytes: one job line, then comment lines of 99
  * '#' and a newline, the last one cut to fit. */
@@ -778,14 +805,16 @@ static void test_load_errors(void)
 	unlink(p);
 	free(text);
 
-	/* Unreadable; root reads anything, so only as a normal user. */
+	/* Unreadable; root reads anything, so as root the load is made by a
+	 * child that has become uid 65534. */
 	p = write_tmp("secret.wf", "10 creat\n", 9);
-	if (geteuid() == 0) {
-		test_note("running as root: skipping the unreadable file case");
-	} else if (chmod(p, 0) == 0) {
+	if (CHECK(chmod(p, 0) == 0)) {
 		snprintf(want, sizeof(want),
 			 "%s: cannot open workfile: Permission denied", p);
-		CHECK_LOAD_ERROR(p, want);
+		if (geteuid() != 0)
+			CHECK_LOAD_ERROR(p, want);
+		else
+			CHECK(load_error_as_nobody(p, want));
 	}
 	unlink(p);
 }
