@@ -16,11 +16,15 @@ env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 1,2,4 -t 4 \
 	>"$test_dir/stdout" 2>"$test_dir/stderr" &
 driver=$!
 wait_for_levels 2
-# Into the 4-user level's window: all four users are running.
-sleep 1.5
-users=$(users_of "$driver")
+# Into the 4-user level: all four users are running. Waited for rather
+# than slept into, so that a slow start cannot make it a 2-user moment.
+for _ in $(seq 1 100); do
+	users=$(users_of "$driver")
+	[ "$(echo "$users" | wc -w)" -ge 4 ] && break
+	sleep 0.1
+done
 [ "$(echo "$users" | wc -w)" -ge 4 ] ||
-	fail "expected at least 4 users running, saw: $users"
+	fail "expected at least 4 users running within 10 s, saw: $users"
 kill -KILL "$driver"
 # (The braces keep the shell's "Killed" notice out of the log.)
 { wait "$driver"; } 2>/dev/null
