@@ -10,6 +10,7 @@ set -u
 
 AIMSWEEP=${AIMSWEEP:-./aimsweep}
 BARE=${BARE:-./tests/bench/bare}
+. "$(dirname "$0")/verdict.sh"
 REPS=${REPS:-5}
 OUT=${BENCH_OUT:-bench-results.md}
 
@@ -75,11 +76,8 @@ left() {
 # target WHAT MEASURED OP LIMIT: records whether MEASURED OP LIMIT held
 # (OP one of >=, <, <=), for the verdict table at the end.
 target() {
-	awk -v w="$1" -v m="$2" -v op="$3" -v l="$4" 'BEGIN {
-		if (m == "" || m == "-" || m == "nan") { v = "no figure"; m = "-" }
-		else if (op == ">=") v = m + 0 >= l + 0 ? "met" : "not met"
-		else if (op == "<") v = m + 0 < l + 0 ? "met" : "not met"
-		else v = m + 0 <= l + 0 ? "met" : "not met"
+	awk -v w="$1" -v m="$2" -v op="$3" -v l="$4" -v v="$(verdict "$2" "$3" "$4")" 'BEGIN {
+		if (v == "no figure") m = "-"
 		printf "| %s | %s | %s %s | %s |\n", w, m, op, l, v }' >>"$work/targets"
 }
 : >"$work/targets"
@@ -428,7 +426,7 @@ for n in 100 1000 10000; do
 	median <"$work/s.cpu" >>"$work/driver_cpu"
 	[ "$n" -eq 1000 ] && cp "$work/s.bready" "$work/s.bready1000" &&
 		target "1000 users ready (start_s), s" \
-			"$(median <"$work/s.ready" | awk '{ printf "%.3f", $1 }')" "<" 0.5
+			"$(fmt3 "$(median <"$work/s.ready")")" "<" 0.5
 	[ "$n" -eq 10000 ] && [ -s "$work/s.ready" ] && ran10000=1
 done
 say ""
