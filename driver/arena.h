@@ -61,9 +61,10 @@ struct entry_skip {
 /* One mix entry's counters in one user's slot; single writer. */
 struct entry_counters {
 	uint64_t ops;
-	/* An AIM7 job's inner operations, as job_progress() reports them:
-	 * ops x inner ops at the end of each op, more in the middle of one.
-	 * The driver counts the share of a job in flight from it. */
+	/* An AIM7 job's progress, in ticks, as job_progress() reports it:
+	 * ops x inner ops x JOB_PROGRESS_TICKS at the end of each op, more
+	 * in the middle of one. The driver counts the share of a job in
+	 * flight from it. */
 	uint64_t inner;
 	uint64_t errors;
 	int32_t last_errno;

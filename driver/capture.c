@@ -1024,6 +1024,8 @@ static int read_report(FILE *f, struct report_line **lines, size_t *n_lines)
 	bool header = false;
 	char line[1024];
 
+	*lines = NULL;
+	*n_lines = 0;
 	while (fgets(line, sizeof(line), f)) {
 		char *word[MAX_WORDS];
 		struct report_line e;

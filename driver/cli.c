@@ -71,8 +71,8 @@ static const struct run_option run_options[] = {
 	  "and in its loop for half of it (default 2)" },
 	{ "grace", required_argument, OPT_GRACE, "SECONDS",
 	  "time users get to finish after the window, counted again from\n"
-	  "each user that finishes, before they are killed and the level\n"
-	  "fails (default 5)" },
+	  "each user that finishes or makes a step of its op, before they\n"
+	  "are killed and the level fails (default 5)" },
 	{ "dir", required_argument, 'd', "DIR",
 	  "scratch directory (default: -c's DISKDIR, else $TMPDIR, else\n"
 	  "/tmp); a private aimsweep.XXXXXX directory is made inside and\n"

@@ -189,18 +189,28 @@ static const char *side_workfile(const cJSON *root)
 	return wf ? wf : json_str(json_obj(root, "params"), "workfile");
 }
 
+/* Results before version 3 count AIM7 jobs in aimsweep's own, smaller
+ * units (results/SCHEMA.md). */
+#define SCHEMA_AIM7_UNITS 3
+
 /* What makes a comparison doubtful, said on standard error: different
- * workfiles (other jobs: the numbers do not compare), and a side whose run
- * did not complete (levels it did not reach are missing). */
+ * workfiles (other jobs: the numbers do not compare), AIM7 jobs counted in
+ * other units, and a side whose run did not complete (levels it did not
+ * reach are missing). */
 static void warn_sides(const cJSON *a, const char *a_name, const cJSON *b,
 		       const char *b_name)
 {
 	const char *wa = side_workfile(a), *wb = side_workfile(b);
 	const char *sa = json_str(a, "status"), *sb = json_str(b, "status");
+	double va = json_num(a, "schema_version");
+	double vb = json_num(b, "schema_version");
 
 	if (wa && wb && strcmp(wa, wb))
 		msg_warn("compare: A ran workfile %s and B workfile %s: other jobs, so their jobs/min do not compare",
 			 wa, wb);
+	if ((va < SCHEMA_AIM7_UNITS) != (vb < SCHEMA_AIM7_UNITS))
+		msg_warn("compare: A is a version %.0f result and B a version %.0f one: before version %d, AIM7 jobs were counted in smaller units of aimsweep's own, so their jobs/min do not compare",
+			 va, vb, SCHEMA_AIM7_UNITS);
 	/* "failed" ran to its end: its failed levels have their rows. */
 	if (sa && strcmp(sa, "complete") && strcmp(sa, "failed"))
 		msg_warn("compare: A (%s) did not complete: its status is %s",

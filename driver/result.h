@@ -13,7 +13,7 @@
 #include "driver/sysview.h"
 #include "driver/workfile.h"
 
-#define RESULT_SCHEMA_VERSION 2
+#define RESULT_SCHEMA_VERSION 3
 /* The oldest version report, compare and plot still read: what they
  * show did not change from 1 to 2. */
 #define RESULT_SCHEMA_OLDEST 1

@@ -1269,6 +1269,26 @@ static void reap_killed(pid_t pid, int *status, uint64_t deadline)
 		*status = SIGKILL;	/* as waitpid() reports a kill */
 }
 
+/* Every user's ops and AIM7 progress ticks, added up: while it grows,
+ * some user is still getting somewhere. */
+static uint64_t users_progress(const struct user_pool *pool,
+			       unsigned int users)
+{
+	const struct arena *a = pool->arena;
+	uint64_t sum = 0;
+
+	for (unsigned int u = 0; u < users; u++) {
+		const struct user_slot *s = arena_slot(a, u);
+
+		for (size_t e = 0; e < a->n_entries; e++)
+			sum += __atomic_load_n(&s->counters[e].ops,
+					       __ATOMIC_RELAXED) +
+			       __atomic_load_n(&s->counters[e].inner,
+					       __ATOMIC_RELAXED);
+	}
+	return sum;
+}
+
 void users_level_end(struct user_pool *pool, struct level_run *lr,
 		     double grace_s)
 {
@@ -1276,6 +1296,7 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 	uint64_t grace = (uint64_t)(grace_s * NSEC_PER_SEC);
 	uint64_t deadline = now_ns() + grace;
 	unsigned int gone, last = 0;
+	uint64_t moved, last_moved = users_progress(pool, lr->users);
 	uint32_t seen;
 	bool cut = false;
 	uint64_t killed_by;
@@ -1290,11 +1311,14 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 			gone += !pool->pids[u];
 		if (seen + gone >= lr->users)
 			break;
-		/* The grace runs from the last user that parked: thousands
-		 * of busy users on a few CPUs see the stop flag one after
-		 * another, over seconds, and none of them is stuck. */
-		if (seen + gone != last && !cut) {
+		/* The grace runs from the last user that parked or moved on:
+		 * thousands of busy users on a few CPUs see the stop flag one
+		 * after another, over seconds, and an AIM7 op in hand can
+		 * last longer than the grace; neither is stuck. */
+		moved = users_progress(pool, lr->users);
+		if ((seen + gone != last || moved != last_moved) && !cut) {
 			last = seen + gone;
+			last_moved = moved;
 			deadline = now_ns() + grace;
 		}
 		if (now_ns() >= deadline)

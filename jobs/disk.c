@@ -152,8 +152,9 @@ static void disk_progress_start(struct disk_progress *p,
 
 static void disk_step(struct disk_progress *p)
 {
-	unsigned long want = (unsigned long)((uint64_t)++p->done * p->inner *
-					     JOB_PROGRESS_TICKS / p->steps);
+	unsigned long want = (unsigned long)((unsigned __int128)++p->done *
+					     p->inner * JOB_PROGRESS_TICKS /
+					     p->steps);
 
 	if (want > p->reported) {
 		job_progress_ticks(p->counter, want - p->reported);

@@ -6,7 +6,7 @@ check_ok_result() {
 	n_levels=$(echo "$levels" | tr ',' '\n' | wc -l)
 	n_jobs=$(echo $jobs | wc -w)
 
-	jq_check "$json" '.schema_version == 2' "schema_version"
+	jq_check "$json" '.schema_version == 3' "schema_version"
 	jq_check "$json" '.tool.name == "aimsweep" and (.tool.version | length > 0)' "tool"
 	jq_check "$json" '.status == "complete"' "status complete"
 	jq_check "$json" '.started_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T")' "started_at"

@@ -68,7 +68,7 @@ as_nobody() {
 
 # check_valid_result JSON: the file is complete, valid JSON of our schema.
 check_valid_result() {
-	jq -e '.schema_version == 2 and (.levels | type == "array")' "$1" \
+	jq -e '.schema_version == 3 and (.levels | type == "array")' "$1" \
 		>/dev/null 2>&1 || fail "$1 is not a valid result.json"
 	# A failed level says why; an ok one has numbers.
 	jq_check "$1" '[.levels[] | if .status == "failed" then (.reason | type == "string" and length > 0) else .status == "ok" and .jobs_per_min >= 0 end] | all' "every level ok with numbers or failed with a reason"

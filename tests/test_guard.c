@@ -243,7 +243,7 @@ static int remove_tree(const char *path)
 int main(int argc, char **argv)
 {
 	const char *limit = getenv("TEST_TIMEOUT_S");
-	long timeout_s = limit ? strtol(limit, NULL, 10) : DEFAULT_TIMEOUT_S;
+	long timeout_s = limit ? strtol(limit, NULL, 10) : 0;
 	bool own_ipc = false;
 	char cwd[PATH_MAX - 64];
 	long long deadline;
@@ -255,6 +255,8 @@ int main(int argc, char **argv)
 		return 99;
 	}
 	test_path = argv[argc - 1];
+	if (timeout_s <= 0)
+		timeout_s = DEFAULT_TIMEOUT_S;
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
 		perror("test_guard: PR_SET_CHILD_SUBREAPER");
 		return 99;
@@ -263,9 +265,8 @@ int main(int argc, char **argv)
 		own_ipc = !unshare(CLONE_NEWIPC);
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), ".");
-	snprintf(tmp_dir, sizeof(tmp_dir), "%s/tests/guard-tmp.%d", cwd,
-		 (int)getpid());
-	if (mkdir(tmp_dir, 0700) && errno != EEXIST) {
+	snprintf(tmp_dir, sizeof(tmp_dir), "%s/tests/guard-tmp.XXXXXX", cwd);
+	if (!mkdtemp(tmp_dir)) {
 		fprintf(stderr, "test_guard: cannot make %s: %s\n", tmp_dir,
 			strerror(errno));
 		return 99;
