@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -492,84 +493,118 @@ static void link_fini(void *state)
 /*
  * dir_rtns_1: DIR_READS readdir() calls on one open directory, rewinding
  * it whenever they reach its end. AIM7 reads /bin, whose size differs from
- * one system to the next; the job reads a directory of its own, made at
- * init with as many entries as /bin had where reaim's counts were taken
- * (1305 with . and ..; the counts allow 1250 to 1427), with names of 10
- * characters. The reads then go round it 7 times and part of an eighth,
- * and with glibc's 32 KiB directory buffer a round takes 2 getdents64 and
- * one more that finds the end: 22 getdents64 and 7 lseek an op, as reaim's
- * made there. An inner op is one readdir(), AIM7's "Directory Operations".
+ * one system to the next; the job reads a directory of the run's instead,
+ * made once with as many entries as /bin had where reaim's counts were
+ * taken (1305 with . and ..; the counts allow 1250 to 1427), with names of
+ * 10 characters. As /bin is in AIM7, it is one directory that every user
+ * of the run (of its scratch directory) reads. The reads go round it 7
+ * times and part of an eighth, and with glibc's 32 KiB directory buffer a
+ * round takes 2 getdents64 and one more that finds the end: 22 getdents64
+ * and 7 lseek an op, as reaim's made there. An inner op is one readdir(),
+ * AIM7's "Directory Operations".
  */
 #define DIR_READS 10000
 #define DIR_READ_STEP 100	/* readdir() calls per progress report */
 #define DIR_FILES 1303		/* entries besides . and .. */
+#define DIR_NAME "dir_rtns_1.d"
 
 struct dir_state {
 	uint64_t *progress;
 	char dir[PATH_MAX];
-	unsigned int entries;	/* names made so far */
-	bool created;		/* the directory is this job's */
 };
 
-static int dir_entry(const struct dir_state *st, unsigned int i, char *buf,
-		     size_t len)
+/* Makes dir with DIR_FILES names of one empty file (names, not inodes:
+ * the directory's size is what a read sees). */
+static int dir_fill(const char *dir)
 {
-	return job_path(buf, len, st->dir, "entry%05u", i);
+	char first[PATH_MAX], path[PATH_MAX];
+	int err;
+
+	if (mkdir(dir, 0755))
+		return errno;
+	if (job_path(first, sizeof(first), dir, "entry%05u", 0))
+		return ENAMETOOLONG;
+	err = file_create_empty(first);
+	for (unsigned int i = 1; !err && i < DIR_FILES; i++)
+		err = job_path(path, sizeof(path), dir, "entry%05u", i) ?
+			ENAMETOOLONG : file_add_name(first, path);
+	return err;
+}
+
+/* Removes a directory of names that dir_fill() made, all or in part. */
+static void dir_empty_out(const char *dir)
+{
+	char path[PATH_MAX];
+
+	for (unsigned int i = 0; i < DIR_FILES; i++)
+		if (!job_path(path, sizeof(path), dir, "entry%05u", i))
+			unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * The run's directory, made by the first user that needs it: under a
+ * lock (flock(), which the kernel drops when its holder dies, and which
+ * holds between threads too, each with its own open file), it is filled
+ * under a name of the user's own and renamed into place whole, so that a
+ * user that finds it finds it complete. It stays for the run: the driver
+ * removes the run's directory at its end.
+ */
+static int dir_make_shared(const struct job_ctx *ctx, const char *dir)
+{
+	char lock[PATH_MAX], part[PATH_MAX];
+	struct stat sb;
+	int fd, err = 0;
+
+	if (job_path(lock, sizeof(lock), ctx->run_dir, DIR_NAME ".lock") ||
+	    job_path(part, sizeof(part), ctx->run_dir, DIR_NAME ".%u",
+		     ctx->user))
+		return ENAMETOOLONG;
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno;
+	while (flock(fd, LOCK_EX))
+		if (errno != EINTR) {
+			err = errno;
+			goto out;
+		}
+	if (!stat(dir, &sb))
+		goto out;
+	/* What a user killed while filling left. */
+	dir_empty_out(part);
+	err = dir_fill(part);
+	if (!err && rename(part, dir))
+		err = errno;
+	if (err)
+		dir_empty_out(part);
+out:
+	close(fd);
+	return err;
 }
 
 static void dir_fini(void *state)
 {
-	struct dir_state *st = state;
-	char path[PATH_MAX];
-
-	for (; st->entries; st->entries--)
-		if (!dir_entry(st, st->entries - 1, path, sizeof(path)))
-			file_remove(path);
-	if (st->created)
-		rmdir(st->dir);
-	free(st);
+	free(state);
 }
 
 static int dir_init(const struct job_ctx *ctx, void **state)
 {
 	struct dir_state *st = calloc(1, sizeof(*st));
-	char first[PATH_MAX], path[PATH_MAX];
-	int err = ENAMETOOLONG;
+	int err;
 
 	if (!st)
 		return ENOMEM;
 	st->progress = ctx->progress;
-	if (job_path(st->dir, sizeof(st->dir), ctx->dir, "dir_rtns_1.%u",
-		     ctx->user))
-		goto fail;
-	if (mkdir(st->dir, 0700)) {
-		err = errno;
-		job_set_reason(ctx, "cannot create %s", st->dir);
-		goto fail;
-	}
-	st->created = true;
-	if (dir_entry(st, 0, first, sizeof(first)))
-		goto fail;
-	err = file_create_empty(first);
+	err = job_path(st->dir, sizeof(st->dir), ctx->run_dir, DIR_NAME) ?
+		ENAMETOOLONG : dir_make_shared(ctx, st->dir);
 	if (err) {
-		job_set_reason(ctx, "cannot create %s", first);
-		goto fail;
-	}
-	for (st->entries = 1; st->entries < DIR_FILES; st->entries++) {
-		err = ENAMETOOLONG;
-		if (dir_entry(st, st->entries, path, sizeof(path)))
-			goto fail;
-		err = file_add_name(first, path);
-		if (err) {
-			job_set_reason(ctx, "cannot create %s", path);
-			goto fail;
-		}
+		job_set_reason(ctx, "cannot make the directory it reads, %s",
+			       st->dir);
+		free(st);
+		return err;
 	}
 	*state = st;
 	return 0;
-fail:
-	dir_fini(st);
-	return err;
 }
 
 static int dir_run(void *state)
@@ -957,18 +992,17 @@ const struct job job_dir_rtns_1 = {
 	.name = "dir_rtns_1",
 	.family = "file",
 	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
 	.unit = "Directory Operations",
 	.inner_ops = DIR_READS,
-	.summary = "readdir() 10000 times a directory of 1305 entries, made "
-		   "at init, rewinding it at its end",
+	.summary = "readdir() 10000 times the run's directory of 1305 "
+		   "entries, every user the same one, rewinding it at its end",
 	.syscalls = (const struct job_syscall[]){
 		{ "getdents64", 22, 0 }, { "lseek", 7, 0 },
 		{ "openat", 1, 0 }, { "newfstatat", 1, 0 }, { "close", 1, 0 },
 		{ NULL, 0, 0 } },
-	.deviation = "reads a directory of its own with /bin's entry count "
-		     "on the reference system, not /bin, so users share no "
-		     "directory.",
+	.deviation = "reads a directory of the run's with /bin's entry count "
+		     "on the reference system, not /bin itself, whose size "
+		     "differs from one system to the next",
 	.init = dir_init,
 	.run = dir_run,
 	.fini = dir_fini,
