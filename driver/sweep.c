@@ -630,18 +630,26 @@ static bool live_table(const struct run_params *p)
 	return !p->format || !strcmp(p->format, "default");
 }
 
+/* Prints the run in its -f format from its numbers as result.json holds
+ * them, printed and read back, so that `report -f` of that file prints
+ * the same to the last digit. */
 static void print_format(struct sweep *s)
 {
 	enum report_format fmt;
-	cJSON *root = result_to_json(&s->result);
+	cJSON *root = result_to_json(&s->result), *saved = NULL;
+	char *text = root ? cJSON_PrintUnformatted(root) : NULL;
 
-	if (!root || !report_format_parse(s->params->format, &fmt)) {
+	if (text)
+		saved = cJSON_Parse(text);
+	if (!saved || !report_format_parse(s->params->format, &fmt)) {
 		msg_error("out of memory");
-		cJSON_Delete(root);
-		return;
+		goto out;
 	}
-	report_print(stdout, root, fmt, s->json_path);
+	report_print(stdout, saved, fmt, s->json_path);
 	fflush(stdout);
+out:
+	cJSON_Delete(saved);
+	cJSON_free(text);
 	cJSON_Delete(root);
 }
 
