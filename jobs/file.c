@@ -543,21 +543,27 @@ static void dir_empty_out(const char *dir)
 }
 
 /*
- * The run's directory, made by the first user that needs it: under a
- * lock (flock(), which the kernel drops when its holder dies, and which
- * holds between threads too, each with its own open file), it is filled
- * under a name of the user's own and renamed into place whole, so that a
- * user that finds it finds it complete. It stays for the run: the driver
- * removes the run's directory at its end.
+ * A directory of the run's that every user of it reads, run_dir/name,
+ * made by the first user that needs it: under a lock (flock(), which the
+ * kernel drops when its holder dies, and which holds between threads
+ * too, each with its own open file), fill() makes it under a name of the
+ * user's own, and it is renamed into place whole, so that a user that
+ * finds it finds it complete; empty_out() removes what a fill made, all
+ * or in part. It stays for the run: the driver removes the run's
+ * directory at its end. Its path goes to out.
  */
-static int dir_make_shared(const struct job_ctx *ctx, const char *dir)
+static int shared_dir_make(const struct job_ctx *ctx, const char *name,
+			   int (*fill)(const char *dir),
+			   void (*empty_out)(const char *dir), char *out,
+			   size_t len)
 {
 	char lock[PATH_MAX], part[PATH_MAX];
 	struct stat sb;
 	int fd, err = 0;
 
-	if (job_path(lock, sizeof(lock), ctx->run_dir, DIR_NAME ".lock") ||
-	    job_path(part, sizeof(part), ctx->run_dir, DIR_NAME ".%u",
+	if (job_path(out, len, ctx->run_dir, "%s", name) ||
+	    job_path(lock, sizeof(lock), ctx->run_dir, "%s.lock", name) ||
+	    job_path(part, sizeof(part), ctx->run_dir, "%s.%u", name,
 		     ctx->user))
 		return ENAMETOOLONG;
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -568,15 +574,15 @@ static int dir_make_shared(const struct job_ctx *ctx, const char *dir)
 			err = errno;
 			goto out;
 		}
-	if (!stat(dir, &sb))
+	if (!stat(out, &sb))
 		goto out;
 	/* What a user killed while filling left. */
-	dir_empty_out(part);
-	err = dir_fill(part);
-	if (!err && rename(part, dir))
+	empty_out(part);
+	err = fill(part);
+	if (!err && rename(part, out))
 		err = errno;
 	if (err)
-		dir_empty_out(part);
+		empty_out(part);
 out:
 	close(fd);
 	return err;
@@ -595,8 +601,8 @@ static int dir_init(const struct job_ctx *ctx, void **state)
 	if (!st)
 		return ENOMEM;
 	st->progress = ctx->progress;
-	err = job_path(st->dir, sizeof(st->dir), ctx->run_dir, DIR_NAME) ?
-		ENAMETOOLONG : dir_make_shared(ctx, st->dir);
+	err = shared_dir_make(ctx, DIR_NAME, dir_fill, dir_empty_out, st->dir,
+			      sizeof(st->dir));
 	if (err) {
 		job_set_reason(ctx, "cannot make the directory it reads, %s",
 			       st->dir);
@@ -640,12 +646,15 @@ out:
  * creates, closes and removes the slot's name to create, if any. An inner
  * op is one slot, AIM7's "Directory Searches".
  *
- * AIM7 ships its tree (fakeh.tgz); the job makes one at init with the same
- * shape: 8 directories of 40 files at depths 0 to 6 below the top, and a
- * list of 9.6 KiB (4 read() calls) that names every file, 57 of them to
- * stat, and 43 names to create. As in AIM7, the op works inside the tree:
- * it changes into it and back (getcwd, chdir) and uses relative paths, and
- * the names it creates end in the process ID (getpid).
+ * AIM7 ships its tree (fakeh.tgz), one copy of which every user of a disk
+ * directory searches; here the run's first user makes one of the same
+ * shape in the run's directory, which all its users then search: 8
+ * directories of 40 files at depths 0 to 6 below the top, and a list of
+ * 9.6 KiB (4 read() calls) that names every file, 57 of them to stat, and
+ * 43 names to create. As in AIM7, the op works inside the tree: it
+ * changes into it and back (getcwd, chdir) and uses relative paths, and
+ * the names it creates end in the process ID (getpid), then the user's
+ * number, which keeps threads apart.
  */
 #define SRC_SLOTS 75		/* names of each kind the list may hold */
 #define SRC_FILES 40		/* files of a directory that has files */
@@ -692,23 +701,23 @@ static const struct src_dir {
 struct src_state {
 	uint64_t *progress;
 	uint64_t rng;
-	bool created;		/* the top directory is this job's */
-	char top[PATH_MAX];
+	unsigned int user;	/* in the names the op creates */
+	char top[PATH_MAX];	/* the run's tree, shared by its users */
 	char cwd[PATH_MAX];	/* where the op returns to */
 	/* One op's names, as read from the list, and the order of its slots
 	 * (NULL: no name of that kind in the slot). */
 	char stat_names[SRC_SLOTS][SRC_LINE_MAX];
-	char creat_names[SRC_SLOTS][SRC_LINE_MAX + 8];
+	char creat_names[SRC_SLOTS][SRC_LINE_MAX + 24];
 	const char *stats[SRC_SLOTS];
 	const char *creats[SRC_SLOTS];
 };
 
 /* A path in the tree: top, the directory's path, and name if not NULL. */
-static int src_path(const struct src_state *st, const struct src_dir *dir,
+static int src_path(const char *top, const struct src_dir *dir,
 		    const char *name, char *buf, size_t len)
 {
-	return name ? job_path(buf, len, st->top, "%s/%s", dir->path, name) :
-		      job_path(buf, len, st->top, "%s", dir->path);
+	return name ? job_path(buf, len, top, "%s/%s", dir->path, name) :
+		      job_path(buf, len, top, "%s", dir->path);
 }
 
 static bool src_is_stat(const struct src_dir *dir, unsigned int file)
@@ -716,50 +725,64 @@ static bool src_is_stat(const struct src_dir *dir, unsigned int file)
 	return file % 5 == 2 && file / 5 < dir->stats;
 }
 
-/* Removes everything init and the ops may have made in the tree, deepest
- * first; what is already gone is fine. */
+/* The name the op creates for "tmp<c>." of dir: AIM7 ends it in the
+ * process ID; the user's number after it keeps threads apart. */
+static void src_creat_name(char *buf, size_t len, const char *prefix,
+			   int pid, unsigned int user)
+{
+	snprintf(buf, len, "%s%d.%u", prefix, pid, user);
+}
+
+/* Removes the names this user's ops may have left in the tree (an op cut
+ * short); the tree itself is the run's. */
 static void src_fini(void *state)
 {
 	struct src_state *st = state;
-	const struct src_dir *dir;
-	char name[32], path[PATH_MAX];
+	char prefix[32], name[64], path[PATH_MAX];
 	int pid = getpid();
 
-	if (!st->created)
-		goto out;
+	for (size_t d = 0; d < SRC_N_DIRS; d++)
+		for (unsigned int c = 1; c <= src_dirs[d].creats; c++) {
+			snprintf(prefix, sizeof(prefix), "tmp%u.", c);
+			src_creat_name(name, sizeof(name), prefix, pid,
+				       st->user);
+			if (!src_path(st->top, &src_dirs[d], name, path,
+				      sizeof(path)))
+				unlink(path);
+		}
+	free(st);
+}
+
+/* Removes a tree that src_fill() made, all or in part, deepest first. */
+static void src_empty_out(const char *top)
+{
+	char name[32], path[PATH_MAX];
+
 	for (size_t d = SRC_N_DIRS; d--;) {
-		dir = &src_dirs[d];
-		for (unsigned int f = 0; f < dir->files; f++) {
+		for (unsigned int f = 0; f < src_dirs[d].files; f++) {
 			snprintf(name, sizeof(name), "hdr%02u", f);
-			if (!src_path(st, dir, name, path, sizeof(path)))
-				file_remove(path);
+			if (!src_path(top, &src_dirs[d], name, path,
+				      sizeof(path)))
+				unlink(path);
 		}
-		for (unsigned int c = 1; c <= dir->creats; c++) {
-			snprintf(name, sizeof(name), "tmp%u.%05d", c,
-				 pid % 100000);
-			if (!src_path(st, dir, name, path, sizeof(path)))
-				file_remove(path);
-		}
-		if (d && !src_path(st, dir, NULL, path, sizeof(path)))
+		if (d && !src_path(top, &src_dirs[d], NULL, path, sizeof(path)))
 			rmdir(path);
 	}
-	if (!job_path(path, sizeof(path), st->top, SRC_LIST))
-		file_remove(path);
-	rmdir(st->top);
-out:
-	free(st);
+	if (!job_path(path, sizeof(path), top, SRC_LIST))
+		unlink(path);
+	rmdir(top);
 }
 
 /* Writes the list of the tree's names: each directory, then its files
  * ("s " before those to stat), then its names to create ("c "). */
-static int src_write_list(const struct src_state *st)
+static int src_write_list(const char *top)
 {
 	char path[PATH_MAX];
 	const struct src_dir *dir;
 	FILE *f;
 	int err;
 
-	if (job_path(path, sizeof(path), st->top, SRC_LIST))
+	if (job_path(path, sizeof(path), top, SRC_LIST))
 		return ENAMETOOLONG;
 	f = fopen(path, "wxe");
 	if (!f)
@@ -779,45 +802,36 @@ static int src_write_list(const struct src_state *st)
 	return err;
 }
 
-static int src_make_tree(const struct job_ctx *ctx, struct src_state *st)
+/* Makes the tree at top: its directories, its files (names of one empty
+ * file) and its list. The directories are open to every user of the run,
+ * who create their names in them. */
+static int src_fill(const char *top)
 {
 	char first[PATH_MAX], path[PATH_MAX], name[32];
 	const struct src_dir *dir;
 	int err;
 
-	if (mkdir(st->top, 0700)) {
-		err = errno;
-		job_set_reason(ctx, "cannot create %s", st->top);
-		return err;
-	}
-	st->created = true;
-	if (src_path(st, &src_dirs[0], "hdr00", first, sizeof(first)))
+	if (mkdir(top, 0755))
+		return errno;
+	if (src_path(top, &src_dirs[0], "hdr00", first, sizeof(first)))
 		return ENAMETOOLONG;
 	for (size_t d = 0; d < SRC_N_DIRS; d++) {
 		dir = &src_dirs[d];
-		if (src_path(st, dir, NULL, path, sizeof(path)))
+		if (src_path(top, dir, NULL, path, sizeof(path)))
 			return ENAMETOOLONG;
-		if (d && mkdir(path, 0700)) {
-			err = errno;
-			job_set_reason(ctx, "cannot create %s", path);
-			return err;
-		}
+		if (d && mkdir(path, 0755))
+			return errno;
 		for (unsigned int f = 0; f < dir->files; f++) {
 			snprintf(name, sizeof(name), "hdr%02u", f);
-			if (src_path(st, dir, name, path, sizeof(path)))
+			if (src_path(top, dir, name, path, sizeof(path)))
 				return ENAMETOOLONG;
 			err = d || f ? file_add_name(first, path) :
 				       file_create_empty(path);
-			if (err) {
-				job_set_reason(ctx, "cannot create %s", path);
+			if (err)
 				return err;
-			}
 		}
 	}
-	err = src_write_list(st);
-	if (err)
-		job_set_reason(ctx, "cannot write %s/%s", st->top, SRC_LIST);
-	return err;
+	return src_write_list(top);
 }
 
 static int src_init(const struct job_ctx *ctx, void **state)
@@ -829,29 +843,26 @@ static int src_init(const struct job_ctx *ctx, void **state)
 		return ENOMEM;
 	st->progress = ctx->progress;
 	st->rng = ctx->seed ^ 0x5cc5cc5cULL;
+	st->user = ctx->user;
 	/* The op's chdir() would move every thread of the process: a user
 	 * that is a thread takes a working directory of its own. */
 	if (ctx->threaded && unshare(CLONE_FS)) {
 		err = errno;
 		job_set_reason(ctx, "cannot unshare the working directory");
-		goto fail;
+		free(st);
+		return err;
 	}
-	err = ENAMETOOLONG;
-	if (job_path(st->top, sizeof(st->top), ctx->dir, "disk_src.%u",
-		     ctx->user))
-		goto fail;
-	err = src_make_tree(ctx, st);
-	if (err)
-		goto fail;
+	err = shared_dir_make(ctx, "disk_src.d", src_fill, src_empty_out,
+			      st->top, sizeof(st->top));
+	if (err) {
+		job_set_reason(ctx, "cannot make the source tree %s", st->top);
+		free(st);
+		return err;
+	}
 	*state = st;
 	return 0;
-fail:
-	src_fini(st);
-	return err;
 }
 
-/* Reads the list into the state's slots: the names to stat, and the names
- * to create with the process ID appended. Other lines are skipped. */
 static int src_read_list(struct src_state *st, FILE *list, int pid)
 {
 	unsigned int n_stats = 0, n_creats = 0;
@@ -877,9 +888,9 @@ static int src_read_list(struct src_state *st, FILE *list, int pid)
 		} else {
 			if (n_creats == SRC_SLOTS)
 				return EINVAL;
-			snprintf(st->creat_names[n_creats],
-				 sizeof(st->creat_names[n_creats]), "%s%05d",
-				 line + 2, pid % 100000);
+			src_creat_name(st->creat_names[n_creats],
+				       sizeof(st->creat_names[n_creats]),
+				       line + 2, pid, st->user);
 			st->creats[n_creats] = st->creat_names[n_creats];
 			n_creats++;
 		}
@@ -1012,20 +1023,16 @@ const struct job job_disk_src = {
 	.name = "disk_src",
 	.family = "file",
 	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
 	.unit = "Directory Searches",
 	.inner_ops = SRC_SLOTS,
-	.summary = "in a source tree made at init, read its name list, stat "
-		   "57 files, create and remove 43",
+	.summary = "in the run's source tree, read its name list, stat 57 "
+		   "files, create and remove 43",
 	.syscalls = (const struct job_syscall[]){
 		{ "newfstatat", 1 + SRC_STATS, 0 },
 		{ "close", 1 + SRC_CREATS, 0 },
 		{ "creat", SRC_CREATS, 0 }, { "unlink", SRC_CREATS, 0 },
 		{ "read", 4, 0 }, { "chdir", 2, 0 }, { "getpid", 1, 0 },
 		{ "getcwd", 1, 0 }, { "openat", 1, 0 }, { NULL, 0, 0 } },
-	.deviation = "each user searches a tree of its own, where reaim's "
-		     "users share one fakeh tree per disk directory and "
-		     "create their files in its directories.",
 	.init = src_init,
 	.run = src_run,
 	.fini = src_fini,
