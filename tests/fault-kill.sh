@@ -1,4 +1,4 @@
-# tests/fault-kill.sh: a driver killed with SIGKILL takes its users with it, and the next run clears its scratch.
+# tests/fault-kill.sh: a driver killed with SIGKILL takes its users with it, the next run clears its scratch, and a killed user leaves no SysV object.
 . "$(dirname "$0")/lib.sh"
 need pgrep
 
@@ -115,6 +115,38 @@ grep -q stale "$test_dir/a.err" "$test_dir/b.err" &&
 for run in a b; do
 	jq_check "$(ls "$out/$run"/*/result.json)" '.status == "complete" and ([.levels[].status] == ["ok", "ok"])' "concurrent run $run"
 done
+check_no_processes
+check_scratch_empty
+# A user killed in the middle of its op takes no SysV object with it: the
+# driver removes what the user's jobs registered. As root the test runs in
+# an IPC namespace of its own (tests/test_guard.c), where all objects are
+# its own.
+printf '1 shared_memory\n' >"$test_dir/shm"
+rm -rf "$out"/*
+env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 2 -t 4 \
+	-w 0.5 -d "$scratch" -o "$out" "$test_dir/shm" \
+	>/dev/null 2>"$test_dir/shm.err" &
+driver=$!
+for _ in $(seq 1 100); do
+	users=$(users_of "$driver")
+	[ "$(echo "$users" | wc -w)" -ge 2 ] && break
+	sleep 0.1
+done
+[ "$(echo "$users" | wc -w)" -ge 2 ] ||
+	fail "shared_memory: expected 2 users within 10 s, saw: $users"
+sleep 1
+kill -KILL $(echo "$users" | head -n 1)
+wait "$driver"
+got=$?
+[ "$got" = 1 ] || fail "shared_memory, a user killed: exit status $got, want 1"
+jq_check "$(latest_result)" '.levels[0].status == "failed"' \
+	"shared_memory, a user killed: the level failed"
+if [ "$(id -u)" = 0 ]; then
+	left=$(ipcs -m -s | grep -c '^0x')
+	[ "$left" = 0 ] || fail "a killed user's $left SysV objects were left"
+else
+	echo "note: SysV objects of a killed user (the test's own IPC namespace needs root) not checked"
+fi
 check_no_processes
 check_scratch_empty
 pass
