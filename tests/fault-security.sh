@@ -152,12 +152,25 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	run_aimsweep list jobs | awk '/^  [a-z]/ { print "1", $1 }' >"$fault_tmp/all"
 	chmod 644 "$fault_tmp/all"
 	[ "$(wc -l <"$fault_tmp/all")" -ge 6 ] || fail "list jobs shows too few jobs"
-	as_nobody "$naimsweep" run --no-plot --levels 1 -t 3 -w 0.2 \
-		-d "$nscratch" -o "$nout" "$fault_tmp/all" >"$test_dir/stdout" 2>"$test_dir/stderr" ||
-		fail "every job as uid 65534: $(cat "$test_dir/stderr") $(jq -r '.levels[0].reason // empty' "$nout"/*/result.json)"
-	json=$(ls "$nout"/*/result.json)
-	jq -r '.levels[0].jobs[] | select(.errors > 0 or (.ops == 0 and (.skipped | not)) or (.skipped and ((.name | startswith("disk_dio_")) | not))) | "\(.name): ops \(.ops) errors \(.errors) \(.last_errno // "") \(.skip_reason // "")"' \
-		"$json" >"$test_dir/bad-jobs"
+	# One user runs the whole catalog; a job its window did not reach
+	# (a slow machine fits fewer of the long AIM7 ops in it) runs again
+	# in a mix of the jobs not reached, up to three rounds.
+	: >"$test_dir/bad-jobs"
+	for round in 1 2 3; do
+		rm -rf "${nout:?}"/*
+		as_nobody "$naimsweep" run --no-plot --levels 1 -t 3 -w 0.2 \
+			-d "$nscratch" -o "$nout" "$fault_tmp/all" \
+			>"$test_dir/stdout" 2>"$test_dir/stderr" ||
+			fail "every job as uid 65534 (round $round): $(cat "$test_dir/stderr") $(jq -r '.levels[0].reason // empty' "$nout"/*/result.json)"
+		json=$(ls "$nout"/*/result.json)
+		jq -r '.levels[0].jobs[] | select(.errors > 0 or (.skipped and ((.name | startswith("disk_dio_")) | not))) | "\(.name): ops \(.ops) errors \(.errors) \(.last_errno // "") \(.skip_reason // "")"' \
+			"$json" >>"$test_dir/bad-jobs"
+		jq -r '.levels[0].jobs[] | select(.ops == 0 and (.skipped | not)) | "1 \(.name)"' \
+			"$json" >"$fault_tmp/all"
+		[ -s "$fault_tmp/all" ] || break
+	done
+	[ ! -s "$fault_tmp/all" ] ||
+		fail "jobs that never ran in three rounds as uid 65534: $(cat "$fault_tmp/all")"
 	[ ! -s "$test_dir/bad-jobs" ] ||
 		fail "jobs that did not run cleanly as uid 65534: $(cat "$test_dir/bad-jobs")"
 	[ -z "$(ls -A "$nscratch")" ] || fail "uid 65534 run left scratch files"
