@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "driver/capture.h"
-#include "driver/users.h"
+#include "driver/process.h"
 #include "driver/util.h"
 
 /* perf lock record takes 0.5 s to start on this 2-CPU machine when idle;
