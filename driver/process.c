@@ -77,6 +77,17 @@ long process_read_long(const char *path, long fallback)
 	return v;
 }
 
+int process_output_file(const char *dir, const char *name, bool append,
+			char *path, size_t len)
+{
+	if (snprintf(path, len, "%s/%s", dir, name) >= (int)len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
+			  (append ? O_APPEND : O_TRUNC), 0644);
+}
+
 void process_set_stop_signals(void (*handler)(int))
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };

@@ -37,6 +37,12 @@ bool process_in_path(const char *name);
  * file cannot be read or starts with none. */
 long process_read_long(const char *path, long fallback);
 
+/* Opens dir/name for a child's output (0644, close-on-exec), appended to
+ * or truncated; its path goes to path[len] for messages. The descriptor,
+ * or -1 with errno. */
+int process_output_file(const char *dir, const char *name, bool append,
+			char *path, size_t len);
+
 /* How process_spawn() starts a program. */
 struct spawn_spec {
 	char *const *argv;	/* argv[0] is searched in PATH */
