@@ -771,7 +771,8 @@ static void perf_report(struct level_capture *c, struct level_result *level)
 	status = process_end_group(&pid, 0, 0);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		capture_error(c, "lock profile: perf lock contention failed (%s); its output is in %s",
-			      process_status_text(status, st, sizeof(st)), path);
+			      process_status_text(status, st, sizeof(st)),
+			      path);
 		return;
 	}
 	f = fopen(path, "re");

@@ -74,7 +74,8 @@ static int user_index(const struct user_pool *pool, pid_t pid)
 static void remove_sysv(const struct user_slot *slot)
 {
 	for (int i = 0; i < JOB_SYSV_MAX; i++) {
-		int id = __atomic_load_n(&slot->sysv_ids[i], __ATOMIC_ACQUIRE) - 1;
+		int id = __atomic_load_n(&slot->sysv_ids[i],
+					 __ATOMIC_ACQUIRE) - 1;
 
 		if (id < 0)
 			continue;
@@ -502,7 +503,8 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 	kill_stuck(pool, lr);
 	for (unsigned int u = 0; u < lr->users; u++)
 		if (pool->pids[u])
-			rusage_add(&lr->rusage, &arena_slot(pool->arena, u)->rusage);
+			rusage_add(&lr->rusage,
+				   &arena_slot(pool->arena, u)->rusage);
 }
 
 void users_pool_shutdown(struct user_pool *pool, double grace_s)

@@ -142,7 +142,8 @@ void process_close_other_fds(const int *keep, size_t n_keep)
 	}
 	for (int i = 0; i < 2 && k[i] != INT_MAX; i++) {
 		if (k[i] > lo)
-			close_range((unsigned int)lo, (unsigned int)k[i] - 1, 0);
+			close_range((unsigned int)lo,
+				    (unsigned int)k[i] - 1, 0);
 		if (k[i] >= lo)
 			lo = k[i] + 1;
 	}

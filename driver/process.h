@@ -84,7 +84,7 @@ bool process_has_exited(pid_t pid);
 
 /* process_wait() flags. */
 enum {
-	PROCESS_REAP = 1,	/* reap it into *status; else leave it a zombie */
+	PROCESS_REAP = 1,	/* reap it into *status, else leave it */
 	PROCESS_INTERRUPTIBLE = 2,	/* an interrupted run ends the wait */
 	PROCESS_GRACE_CUT = 4,	/* an interrupted run cuts the deadline to
 				 * process_deadline()'s */

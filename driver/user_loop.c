@@ -319,7 +319,8 @@ static int user_calibration_op(struct user_entry *ue, uint64_t timer_ns,
 	if (*timed < CALIBRATION_OPS)
 		return 0;
 done:
-	ue->sample_every = *timed ? sample_period(took[*timed / 2], timer_ns) : 1;
+	ue->sample_every = *timed ? sample_period(took[*timed / 2], timer_ns) :
+				    1;
 	ue->countdown = ue->sample_every;
 	*timed = CALIBRATION_OPS;
 	return rc;
@@ -335,10 +336,10 @@ done:
  * a bare loop of the job touches: with page-table isolation and no PCID,
  * the arena page would cost a walk on every op. The rule keeps N ops under
  * 1000 timer_ns (one op, when an op takes longer), so the count the parent
- * reads at t0, at t1 and at each interval is behind by less than that. A failed op ends its period
- * early and stores the count at once; the countdown to the next timed op
- * carries on across it, as in user_loop(), so that failures cannot starve
- * the histogram.
+ * reads at t0, at t1 and at each interval is behind by less than that.
+ * A failed op ends its period early and stores the count at once; the
+ * countdown to the next timed op carries on across it, as in user_loop(),
+ * so that failures cannot starve the histogram.
  */
 __attribute__((hot, noinline, aligned(1024)))
 static struct user_entry *user_loop_single(const struct arena_header *hdr,
@@ -372,7 +373,8 @@ static struct user_entry *user_loop_single(const struct arena_header *hdr,
 				break;
 			if (!--left) {
 				if (ue->hist) {
-					rc = user_timed_op(hdr, gen, ue, timer_ns);
+					rc = user_timed_op(hdr, gen, ue,
+							   timer_ns);
 				} else {
 					rc = run(state);
 					ue->countdown = ue->sample_every;

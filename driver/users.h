@@ -18,7 +18,7 @@ enum {
 	USER_EXIT_JOB_INIT = 4,	/* a job's init() failed (reason in slot) */
 	USER_EXIT_ORPHAN = 5,	/* the driver was gone before it started */
 	USER_EXIT_TEST_FAULT = 6, /* injected with AIMSWEEP_TEST_FAULT */
-	USER_EXIT_JOB_ERRORS = 7, /* a job only failed, ERROR_STREAK_MAX times */
+	USER_EXIT_JOB_ERRORS = 7, /* ERROR_STREAK_MAX failed ops in a row */
 };
 
 /*
