@@ -615,7 +615,7 @@ static void user_through_gate(struct user_level *ul)
 }
 
 /* Runs the user's jobs until the stop word names the level. */
-static void user_measured(struct user_level *ul)
+static void user_run_jobs(struct user_level *ul)
 {
 	struct user_entry *entries = ul->entries, *bad;
 	uint64_t timer_ns = ul->pool->params->timer_ns;
@@ -703,7 +703,7 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 		rusage_now(&start);
 		user_through_gate(&ul);
 		test_fault_inject(pool->params->test_fault, user);
-		user_measured(&ul);
+		user_run_jobs(&ul);
 	}
 	user_park(&ul, &start);
 }
