@@ -43,7 +43,8 @@ long process_read_long(const char *path, long fallback);
 int process_output_file(const char *dir, const char *name, bool append,
 			char *path, size_t len);
 
-/* How process_spawn() starts a program. */
+/* How process_spawn() starts a program. Set out_fd and err_fd always:
+ * 0 is a descriptor, not "none". */
 struct spawn_spec {
 	char *const *argv;	/* argv[0] is searched in PATH */
 	const char *dir;	/* where it runs; NULL: where the driver is */
