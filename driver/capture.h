@@ -1,11 +1,10 @@
-/* driver/capture.h: per-level capture in the steady state: perf lock profiles and the user's hook. */
+/* driver/capture.h: a level's captures in its steady state, in order: the lock profile (perf_lock.c) and the user's hook (hook.c). */
 #ifndef AIMSWEEP_CAPTURE_H
 #define AIMSWEEP_CAPTURE_H
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <sys/types.h>
 
 #include "driver/params.h"
@@ -16,8 +15,9 @@
  *
  *   capture_prepare()  users wait at the gate: `perf lock record` starts
  *                      with its events off, so that perf's own start-up
- *                      (0.5 s of CPU here, 8 s of wall time when 200 users
- *                      compete with it) is outside the measured window
+ *                      (a fraction of a second of CPU, seconds of wall
+ *                      time when hundreds of users compete with it) is
+ *                      outside the measured window
  *   capture_start()    t0: perf's events go on, and off again profile_s
  *                      later; the hook starts
  *   capture_finish()   after the users have parked: perf is stopped and
@@ -32,6 +32,7 @@ struct level_capture {
 	unsigned int users;
 	size_t level_index;	/* 0-based */
 	char dir[PATH_MAX];	/* the level's directory, absolute */
+	/* The lock profile (perf_lock.c). */
 	char perf_data[PATH_MAX];
 	pid_t perf_pid;		/* leads its own process group */
 	int perf_ctl_fd;	/* commands to perf; open while perf_pid */
@@ -39,13 +40,26 @@ struct level_capture {
 	bool perf_fds_open;
 	double profile_s;	/* how long perf's events are on */
 	pid_t timer_pid;	/* turns perf's events off at t0 + profile_s */
-	pid_t hook_pid;		/* /bin/sh -c CMD, leads its own group */
+	/* The hook (hook.c): /bin/sh -c CMD under a supervisor that leads
+	 * the hook's process group. */
+	pid_t hook_pid;
 	bool started;		/* capture_start() ran */
 	char error[REASON_LEN];	/* the first failure; it fails the level */
 };
 
 /* True when the run asked for any per-level capture. */
 bool capture_wanted(const struct run_params *p);
+
+/* Records a failure of c's capture; the first one is kept, as later ones
+ * are usually its consequences. It fails the level at capture_finish(). */
+void capture_error(struct level_capture *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Opens c->dir/name for the output of one of the capture's children,
+ * appended to or truncated, with its path in path[len]; when it cannot,
+ * records "WHAT: cannot create PATH: ERROR" and returns -1. */
+int capture_output_file(struct level_capture *c, const char *what,
+			const char *name, bool append, char *path, size_t len);
 
 /*
  * Once before the first level: with --lock-profile, proves that perf can
@@ -79,29 +93,5 @@ void capture_finish(struct level_capture *c, struct level_result *level);
 /* Instead of capture_finish(), for an interrupted level: kills and reaps
  * every process the capture started and removes the profile. */
 void capture_abort(struct level_capture *c);
-
-/* A level's lock report as aimsweep keeps it. */
-struct lock_report {
-	struct lock_entry *entries;	/* malloc()ed, NULL when none */
-	size_t n_entries;
-	size_t dropped;		/* lines perf could not have measured */
-};
-
-/*
- * Reads the text of `perf lock contention -v -F
- * contended,wait_total,wait_max,avg_wait` (perf 6.1: a header line, then
- * a line per call stack: contended, total, max and average wait as
- * "420.65 ms", type, caller; with -v the stack's frames under it),
- * skipping every other line. Lines with no contention or with one wait
- * of 95% or more of capture_ns (the time perf's events were on) are
- * unpaired events, not waits: they are dropped and counted. The rest are
- * merged by caller and type (contended and total wait summed, max wait
- * the largest, avg recomputed, each line kept as a row), and the `top`
- * entries with the most total wait kept, most first. Returns 0, EBADMSG
- * when the header never came (that is not the report we know), or
- * ENOMEM.
- */
-int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
-			     struct lock_report *out);
 
 #endif

@@ -9,13 +9,10 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/random.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "driver/arena.h"
 #include "driver/cli.h"
-#include "driver/host.h"
 #include "driver/paths.h"
 #include "driver/report_formats.h"
 #include "driver/util.h"
@@ -618,86 +615,6 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 	}
 	p->test_fault = getenv("AIMSWEEP_TEST_FAULT");
 	p->libexec_dir = paths_libexec_dir();
-	return 0;
-}
-
-/* Tasks on the system now, from /proc/loadavg's "running/total" field. */
-static long tasks_now(void)
-{
-	FILE *f = fopen("/proc/loadavg", "r");
-	long running, total = 0;
-	double l1, l5, l15;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%lf %lf %lf %ld/%ld", &l1, &l5, &l15, &running,
-		   &total) != 5)
-		total = 0;
-	fclose(f);
-	return total;
-}
-
-static long read_long_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-/* Above this many users, a running kdamond is worth a warning. */
-#define KDAMOND_WARN_USERS 1000
-
-int cli_check_limits(const struct run_params *p, size_t n_entries,
-		     size_t loop_bytes)
-{
-	unsigned int max = 0, kdamonds;
-	long pid_max = read_long_file("/proc/sys/kernel/pid_max");
-	long threads_max = read_long_file("/proc/sys/kernel/threads-max");
-	long tasks = tasks_now();
-	struct rlimit rl;
-	/* Room left for the driver, the shell and whatever else runs. */
-	const long margin = 64;
-
-	for (size_t i = 0; i < p->n_levels; i++)
-		if (p->levels[i] > max)
-			max = p->levels[i];
-	if (pid_max > 0 && (long)max > pid_max - tasks - margin) {
-		msg_error("a level of %u users is more than this machine allows: kernel.pid_max is %ld and %ld tasks exist, leaving %ld",
-			  max, pid_max, tasks, pid_max - tasks - margin);
-		return EXIT_USAGE;
-	}
-	if (threads_max > 0 && (long)max > threads_max - tasks - margin) {
-		msg_error("a level of %u users is more than this machine allows: kernel.threads-max is %ld and %ld tasks exist, leaving %ld",
-			  max, threads_max, tasks, threads_max - tasks - margin);
-		return EXIT_USAGE;
-	}
-	/* RLIMIT_NPROC counts every process of the user; root is exempt. */
-	if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 &&
-	    rl.rlim_cur != RLIM_INFINITY && (rlim_t)max + 1 > rl.rlim_cur) {
-		msg_error("a level of %u users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is %llu processes",
-			  max, (unsigned long long)rl.rlim_cur);
-		return EXIT_USAGE;
-	}
-	if (arena_size_for(max, n_entries, loop_bytes, p->latency) >
-	    SIZE_MAX / 4) {
-		msg_error("a level of %u users needs more counter memory than this machine can map",
-			  max);
-		return EXIT_USAGE;
-	}
-	/* Not a limit, but it can stall such a level: see host_kdamonds(). */
-	if (max > KDAMOND_WARN_USERS && (kdamonds = host_kdamonds()))
-		msg_warn("DAMON is monitoring this machine's memory (%u kdamond thread%s): "
-			 "its reverse-map walks hold locks that all %u users take to "
-			 "fork and exit, which can hold up their start and end for "
-			 "minutes (see SCHEDULING in aimsweep(1)); host.kdamonds in "
-			 "result.json records it",
-			 kdamonds, kdamonds == 1 ? "" : "s", max);
 	return 0;
 }
 

@@ -13,12 +13,6 @@
 /* Parses `run` options (argv[0] is "run"). Returns 0, CLI_HELP_SHOWN, or
  * EXIT_USAGE after a message. */
 int cli_parse_run(int argc, char **argv, struct run_params *p);
-/* Checks the levels against what this machine allows, for a mix of
- * n_entries whose users keep loop_bytes each in the arena; EXIT_USAGE
- * after a message when a level cannot run, a warning when one can
- * stall. */
-int cli_check_limits(const struct run_params *p, size_t n_entries,
-		     size_t loop_bytes);
 void cli_run_usage(FILE *f);
 
 #endif

@@ -1,11 +1,11 @@
 /* driver/host.c: reads the machine's identity from uname and /proc. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "driver/host.h"
+#include "driver/process.h"
 
 static void read_cpu_model(char *buf, size_t len)
 {
@@ -62,8 +62,7 @@ unsigned int host_kdamonds(void)
 	long admin_n;
 
 	snprintf(path, sizeof(path), "%s/nr_kdamonds", admin);
-	read_sysfs_word(path, word, sizeof(word));
-	admin_n = strtol(word, NULL, 10);
+	admin_n = process_read_long(path, 0);
 	for (long i = 0; i < admin_n && i < 64; i++) {
 		snprintf(path, sizeof(path), "%s/%ld/state", admin, i);
 		read_sysfs_word(path, word, sizeof(word));

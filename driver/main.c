@@ -6,6 +6,7 @@
 #include "driver/cli.h"
 #include "driver/compare.h"
 #include "driver/paths.h"
+#include "driver/limits.h"
 #include "driver/list.h"
 #include "driver/params.h"
 #include "driver/plot.h"
@@ -72,7 +73,7 @@ static int run_main(int argc, char **argv)
 	if (p.layout == LAYOUT_UNSET)
 		p.layout = mix.layout != LAYOUT_UNSET ? mix.layout
 						      : LAYOUT_PER_USER;
-	rc = cli_check_limits(&p, mix.n_entries, users_loop_bytes(&mix));
+	rc = limits_check(&p, mix.n_entries, users_loop_bytes(&mix));
 	for (size_t i = 0; !rc && i < p.n_scratch; i++) {
 		if (scratch_check_base(p.scratch_bases[i], err, sizeof(err))) {
 			msg_error("%s", err);

@@ -82,7 +82,7 @@ struct run_params {
 	size_t n_cpus;		/* 0: unpinned */
 	double knee;		/* --knee: efficiency below which is the knee */
 	double crossover;	/* --stop-at-crossover, jobs/min/user; 0: off */
-	/* Test-only fault injection (AIMSWEEP_TEST_FAULT), see users.c. */
+	/* Test-only fault injection (AIMSWEEP_TEST_FAULT), see test_fault.c. */
 	const char *test_fault;
 };
 

@@ -1,18 +1,17 @@
 /* driver/plot.c: `aimsweep plot`: a gnuplot script and data for results. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "driver/plot.h"
+#include "driver/process.h"
 #include "driver/result_read.h"
 #include "driver/util.h"
 
@@ -685,32 +684,6 @@ out:
 	return rc;
 }
 
-bool plot_find_in_path(const char *prog)
-{
-	const char *path = getenv("PATH"), *p;
-
-	/* execvp's default when PATH is unset. */
-	if (!path)
-		path = "/bin:/usr/bin";
-	for (p = path;; p++) {
-		const char *end = strchrnul(p, ':');
-		char file[4096];
-		struct stat st;
-		int n;
-
-		/* An empty entry is the current directory. */
-		n = end == p ? snprintf(file, sizeof(file), "%s", prog) :
-		    snprintf(file, sizeof(file), "%.*s/%s", (int)(end - p), p,
-			     prog);
-		if (n > 0 && (size_t)n < sizeof(file) && !stat(file, &st) &&
-		    S_ISREG(st.st_mode) && !access(file, X_OK))
-			return true;
-		if (!*end)
-			return false;
-		p = end;
-	}
-}
-
 /* How long gnuplot may take: five panels of a long ramp take well under
  * a second; a gnuplot that hangs must not hang the end of a run. */
 #define GNUPLOT_TIMEOUT_S 60
@@ -731,53 +704,32 @@ static void show_gnuplot_log(FILE *log)
  * Runs `gnuplot SCRIPT` in dir, without a shell. Returns its exit status,
  * or -1 after a message. What gnuplot writes to standard error is shown
  * only when it fails: a working script's warnings (an x range of one
- * level is "empty") are noise in a run's output.
+ * level is "empty") are noise in a run's output. A script never needs the
+ * terminal: gnuplot reads /dev/null, so that a `pause` in an edited copy
+ * cannot hang us.
  */
 static int run_gnuplot(const char *dir, const char *script)
 {
 	char *const argv[] = { "gnuplot", (char *)script, NULL };
-	uint64_t deadline = now_ns() + GNUPLOT_TIMEOUT_S * NSEC_PER_SEC;
 	FILE *log = tmpfile();
-	int status, rc = -1;
-	pid_t pid, got;
+	int status, got, rc = -1;
+	pid_t pid;
 
 	fflush(NULL);
-	pid = fork();
+	pid = process_spawn(&(struct spawn_spec){
+		.argv = argv, .dir = dir, .out_fd = -1,
+		.err_fd = log ? fileno(log) : -1,
+	});
 	if (pid < 0) {
 		msg_error("plot: cannot fork gnuplot: %s", strerror(errno));
 		if (log)
 			fclose(log);
 		return -1;
 	}
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-		/* A script never needs the terminal; a `pause` in an edited
-		 * copy must not hang us. */
-		if (fd >= 0)
-			dup2(fd, STDIN_FILENO);
-		if (chdir(dir)) {
-			msg_error("plot: cannot enter %s: %s", dir,
-				  strerror(errno));
-			_exit(127);
-		}
-		if (log)
-			dup2(fileno(log), STDERR_FILENO);
-		execvp("gnuplot", argv);
-		fprintf(stderr, "cannot run gnuplot: %s\n", strerror(errno));
-		_exit(127);
-	}
-	for (;;) {
-		got = waitpid(pid, &status, WNOHANG);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got != 0 || now_ns() >= deadline)
-			break;
-		usleep(20000);
-	}
+	got = process_wait(pid, &status, PROCESS_REAP,
+			   process_deadline_in(GNUPLOT_TIMEOUT_S));
 	if (got == 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
+		process_end_group(&pid, 0, 0);
 		show_gnuplot_log(log);
 		msg_error("plot: gnuplot did not finish within %d s; killed it",
 			  GNUPLOT_TIMEOUT_S);
@@ -995,7 +947,7 @@ int plot_main(int argc, char **argv)
 		msg_error("plot: %s", err);
 		goto out;
 	}
-	if (!plot_find_in_path("gnuplot")) {
+	if (!process_in_path("gnuplot")) {
 		msg_error("plot: gnuplot is not installed, so %s was not drawn (Debian, Ubuntu: apt-get install gnuplot-nox); wrote %s and %s: run `gnuplot %s` in %s to draw it",
 			  out, paths.gp, paths.dat, paths.gp_name, paths.dir);
 		rc = EXIT_OK;

@@ -29,9 +29,6 @@ int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 	       const char *dat_path, const char *dat_name,
 	       const char *out_name, bool png, char *err, size_t errlen);
 
-/* Whether `prog` is an executable file in one of $PATH's directories. */
-bool plot_find_in_path(const char *prog);
-
 void plot_usage(FILE *f);
 /* `aimsweep plot` (argv[0] is "plot"); returns the exit status. */
 int plot_main(int argc, char **argv);

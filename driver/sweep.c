@@ -659,7 +659,7 @@ static void draw_plots(struct sweep *s)
 	static const char *const names[] = { "plot.svg", "plot.png" };
 	char out[PATH_MAX];
 
-	if (!plot_find_in_path("gnuplot")) {
+	if (!process_in_path("gnuplot")) {
 		msg_info("gnuplot is not installed, so no plot was drawn (apt-get install gnuplot-nox; then aimsweep plot %s)",
 			 s->json_path);
 		return;

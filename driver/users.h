@@ -1,4 +1,4 @@
-/* driver/users.h: the pool of user processes and the levels they run. */
+/* driver/users.h: the users: the pool the driver runs (pool.c) and the loop each user runs (user_loop.c). */
 #ifndef AIMSWEEP_USERS_H
 #define AIMSWEEP_USERS_H
 
@@ -7,6 +7,7 @@
 
 #include "driver/arena.h"
 #include "driver/params.h"
+#include "driver/process.h"
 #include "driver/result.h"
 #include "driver/workfile.h"
 
@@ -17,7 +18,7 @@ enum {
 	USER_EXIT_JOB_INIT = 4,	/* a job's init() failed (reason in slot) */
 	USER_EXIT_ORPHAN = 5,	/* the driver was gone before it started */
 	USER_EXIT_TEST_FAULT = 6, /* injected with AIMSWEEP_TEST_FAULT */
-	USER_EXIT_JOB_ERRORS = 7, /* a job only failed, ERROR_STREAK_MAX times */
+	USER_EXIT_JOB_ERRORS = 7, /* ERROR_STREAK_MAX failed ops in a row */
 };
 
 /*
@@ -44,7 +45,7 @@ struct user_pool {
 	 * perf) are waited for by their own code. */
 	pid_t pgid;
 	pid_t *pids;		/* [max_users]; 0: no live process */
-	pid_t host;		/* thread mode: the process of the threads */
+	pid_t thread_proc;	/* thread mode: the process of the threads */
 	unsigned int max_users;
 	unsigned int alive;
 };
@@ -62,19 +63,10 @@ struct level_run {
 
 /* What timing may cost, as a share of the ops it stands for, estimated
  * from the clock reads alone: 0.2%. Recording a sample into the histogram
- * costs about as much again, which `make bench` showed as a 1% gap at a
- * budget of 0.5% on getppid; at 0.2% the gap stays under half a percent. */
+ * costs about as much again, so that the whole cost of latency stays under
+ * half a percent of the cheapest job's ops. */
 #define SAMPLE_BUDGET_PERMILLE 2
 #define SAMPLE_EVERY_MAX 1024
-
-/* The signal that interrupted the run, or 0; set by the driver's handler. */
-extern volatile int run_interrupted;
-
-/* Once a run is interrupted, what still runs gets this long, counted from
- * when the driver first sees the signal, before SIGKILL: one budget for
- * the level's end and the pool's shutdown together, so that Ctrl-C ends
- * the run promptly however many waits it was in. */
-#define INTERRUPT_GRACE_NS (500ULL * 1000 * 1000)
 
 /* Bytes of loop state each user keeps in its arena slot for this mix. */
 size_t users_loop_bytes(const struct mix *mix);

@@ -95,7 +95,7 @@ static int brk_init(const struct job_ctx *ctx, void **state)
  * a third trip through the kernel (and mmap_lock) that the op does not
  * measure. Threads of one process all read the same value; none of them
  * moves the break with malloc meanwhile, as each has an arena of its own
- * (see user_host()), and the pages they take turns at (see brk_init())
+ * (see thread_proc_main()), and the pages they take turns at (see brk_init())
  * are never written, so malloc finds them zeroed should it grow into
  * them later.
  */

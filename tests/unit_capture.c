@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/capture.h"
+#include "driver/perf_lock.h"
 #include "tests/test.h"
 
 #define HEADER " contended   total wait     max wait     avg wait         type   caller\n\n"

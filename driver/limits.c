@@ -1,0 +1,86 @@
+/* driver/limits.c: whether this machine allows the run's largest level, checked before the first one. */
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "driver/arena.h"
+#include "driver/host.h"
+#include "driver/limits.h"
+#include "driver/process.h"
+#include "driver/util.h"
+
+/* Tasks left free for the driver, the shell and whatever else runs. */
+#define TASK_MARGIN 64L
+
+/* Above this many users, a running kdamond is worth a warning. */
+#define KDAMOND_WARN_USERS 1000
+
+/* Tasks on the system now, from /proc/loadavg's "running/total" field. */
+static long tasks_now(void)
+{
+	FILE *f = fopen("/proc/loadavg", "re");
+	long running, total = 0;
+	double l1, l5, l15;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lf %lf %lf %ld/%ld", &l1, &l5, &l15, &running,
+		   &total) != 5)
+		total = 0;
+	fclose(f);
+	return total;
+}
+
+/* Whether `users` more tasks fit under the kernel's limit on tasks named
+ * kernel.KEY, with `tasks` running; a message when they do not. */
+static bool tasks_fit(unsigned int users, const char *key, long tasks)
+{
+	char path[64];
+	long limit;
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", key);
+	limit = process_read_long(path, -1);
+	if (limit <= 0 || (long)users <= limit - tasks - TASK_MARGIN)
+		return true;
+	msg_error("a level of %u users is more than this machine allows: kernel.%s is %ld and %ld tasks exist, leaving %ld",
+		  users, key, limit, tasks, limit - tasks - TASK_MARGIN);
+	return false;
+}
+
+int limits_check(const struct run_params *p, size_t n_entries,
+		 size_t loop_bytes)
+{
+	unsigned int max = 0, kdamonds;
+	long tasks = tasks_now();
+	struct rlimit rl;
+
+	for (size_t i = 0; i < p->n_levels; i++)
+		if (p->levels[i] > max)
+			max = p->levels[i];
+	if (!tasks_fit(max, "pid_max", tasks) ||
+	    !tasks_fit(max, "threads-max", tasks))
+		return EXIT_USAGE;
+	/* RLIMIT_NPROC counts every process of the user; root is exempt. */
+	if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && (rlim_t)max + 1 > rl.rlim_cur) {
+		msg_error("a level of %u users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is %llu processes",
+			  max, (unsigned long long)rl.rlim_cur);
+		return EXIT_USAGE;
+	}
+	if (arena_size_for(max, n_entries, loop_bytes, p->latency) >
+	    SIZE_MAX / 4) {
+		msg_error("a level of %u users needs more counter memory than this machine can map",
+			  max);
+		return EXIT_USAGE;
+	}
+	/* Not a limit, but it can stall such a level: see host_kdamonds(). */
+	if (max > KDAMOND_WARN_USERS && (kdamonds = host_kdamonds()))
+		msg_warn("DAMON is monitoring this machine's memory (%u kdamond thread%s): "
+			 "its reverse-map walks hold locks that all %u users take to "
+			 "fork and exit, which can hold up their start and end for "
+			 "minutes (see SCHEDULING in aimsweep(1)); host.kdamonds in "
+			 "result.json records it",
+			 kdamonds, kdamonds == 1 ? "" : "s", max);
+	return 0;
+}
