@@ -300,40 +300,40 @@ const struct run_option run_options[] = {
 	{ .json = "workfile", .kind = OPT_STRING, RUN_FIELD(workfile_path) },
 	{ "start", 's', OPT_USERS, RUN_FIELD(start_users),
 	  .def = 100, .min = 1, .max = MAX_USERS, .config_key = "STARTUSERS",
-	  .help = "users of the first level"},
+	  .help = "users of the first level" },
 	{ "end", 'e', OPT_USERS, RUN_FIELD(end_users),
 	  .def = 1000, .min = 1, .max = MAX_USERS, .config_key = "ENDUSERS",
 	  .help = "most users a level may have: the ramp ends at the last "
-		  "level not above it"},
+		  "level not above it" },
 	{ "increment", 'i', OPT_USERS, RUN_FIELD(increment),
 	  .def = 100, .min = 0, .max = MAX_USERS, .config_key = "INCREMENT",
-	  .help = "users added per level"},
+	  .help = "users added per level" },
 	{ "levels", 0, OPT_CUSTOM, .metavar = "LIST", .json = "levels",
 	  .parse = parse_levels, .to_json = levels_json,
 	  .help = "run exactly these levels, e.g. 1,2,4,8 (instead of "
-		  "-s/-e/-i)"},
+		  "-s/-e/-i)" },
 	{ "runtime", 't', OPT_SECONDS, RUN_FIELD(runtime_s),
 	  .def = 10, .min = 0.1, .max = 86400, .json = "runtime_s",
-	  .help = "measured window per level"},
+	  .help = "measured window per level" },
 	{ "warmup", 'w', OPT_SECONDS, RUN_FIELD(warmup_s),
 	  .def = 2, .min = 0, .max = 3600, .json = "warmup_s",
 	  .help = "unmeasured time after the start gate opens, in which users "
 		  "set up and run; the window also waits until every user is "
-		  "set up and in its loop for half of it"},
+		  "set up and in its loop for half of it" },
 	{ "grace", 0, OPT_SECONDS, RUN_FIELD(grace_s),
 	  .def = 5, .min = 0.1, .max = 3600, .json = "grace_s",
 	  .help = "time users get to finish after the window, counted again "
 		  "from each user that finishes or makes a step of its op, "
-		  "before they are killed and the level fails"},
+		  "before they are killed and the level fails" },
 	{ "interval", 0, OPT_SECONDS, RUN_FIELD(interval_s),
 	  .def = 1, .min = 0.01, .max = 3600, .json = "interval_s",
-	  .help = "sample throughput this often inside the window"},
+	  .help = "sample throughput this often inside the window" },
 	{ .json = "driver_scheduling", .kind = OPT_STRING,
 	  RUN_FIELD(driver_sched), .flags = OPTF_JSON_IF_SET },
 	{ "repeat", 'r', OPT_UINT, RUN_FIELD(repeat),
 	  .def = 1, .min = 1, .max = 1000, .what = "a count",
 	  .json = "repeat",
-	  .help = "run each level N times and report their spread"},
+	  .help = "run each level N times and report their spread" },
 	{ "repeat-order", 0, OPT_CHOICE, RUN_FIELD(interleave),
 	  .choices = order_choices, .def_str = "interleaved",
 	  .metavar = "ORDER",
@@ -342,42 +342,42 @@ const struct run_option run_options[] = {
 		  "(levels 1,2,1,2), so that each level's spread takes in the "
 		  "machine's drift over the run, and prints the table's rows "
 		  "in the last round; consecutive runs each level N times in "
-		  "a row (1,1,2,2)"},
+		  "a row (1,1,2,2)" },
 	{ "mode", 0, OPT_CHOICE, RUN_FIELD(mode),
 	  .choices = mode_choices, .def_str = "process", .json = "mode",
-	  .help = "users are processes or threads of one process"},
+	  .help = "users are processes or threads of one process" },
 	{ "cpus", 0, OPT_CUSTOM, .metavar = "LIST", .def_note = "unpinned",
 	  .json = "cpus", .parse = parse_cpus, .to_json = cpus_json,
-	  .help = "pin users round-robin to these CPUs, e.g. 0-3,6"},
+	  .help = "pin users round-robin to these CPUs, e.g. 0-3,6" },
 	{ "knee", 0, OPT_DOUBLE, RUN_FIELD(knee),
 	  .def = 0.8, .min = 0.01, .max = 1, .what = "a fraction",
 	  .metavar = "FRACTION", .json = "knee",
 	  .help = "the knee is the first ok level whose per-user throughput "
-		  "is below FRACTION of the first ok level's"},
+		  "is below FRACTION of the first ok level's" },
 	{ "lock-profile", 0, OPT_FLAG, RUN_FIELD(lock_profile),
 	  .help = "profile kernel lock contention in each level's window with "
 		  "perf lock (root or kernel.perf_event_paranoid -1); the top "
-		  "callers by wait go into result.json"},
+		  "callers by wait go into result.json" },
 	{ "lock-profile-seconds", 0, OPT_SECONDS, RUN_FIELD(lock_profile_s),
 	  .def = 1, .min = 0.1, .max = 86400, .metavar = "N",
 	  .needs = "lock-profile", .json = "lock_profile.seconds",
 	  .help = "profile the first N seconds of each window, at most the "
-		  "runtime"},
+		  "runtime" },
 	{ "lock-profile-top", 0, OPT_UINT, RUN_FIELD(lock_profile_top),
 	  .def = 10, .min = 1, .max = 100000, .what = "a number",
 	  .needs = "lock-profile", .json = "lock_profile.top",
-	  .help = "callers kept per level"},
+	  .help = "callers kept per level" },
 	{ "keep-profiles", 0, OPT_FLAG, RUN_FIELD(keep_profiles),
 	  .needs = "lock-profile", .json = "lock_profile.keep_profiles",
 	  .help = "keep each level's perf.data in its level directory beside "
 		  "result.json, level-<users>/ (level-<users>-r<k>/ with -r; "
-		  ".2 for a user count's second level)"},
+		  ".2 for a user count's second level)" },
 	{ "hook", 0, OPT_STRING, RUN_FIELD(hook_cmd), .metavar = "CMD",
 	  .parse = parse_hook, .json = "hook", .flags = OPTF_JSON_IF_SET,
 	  .help = "run /bin/sh -c CMD at the start of each level's window, "
 		  "with AIMSWEEP_USERS, AIMSWEEP_LEVEL, AIMSWEEP_RUNTIME and "
 		  "AIMSWEEP_LEVEL_DIR set and its output in that directory's "
-		  "hook.out; SIGTERM at the level's end if still running"},
+		  "hook.out; SIGTERM at the level's end if still running" },
 	{ "stop-at-crossover", 0, OPT_DOUBLE, RUN_FIELD(crossover),
 	  .def_note = "off", .min = 0.001, .max = OPT_NO_MAX,
 	  .what = "a jobs/min/user", .metavar = "JPM",
@@ -385,45 +385,45 @@ const struct run_option run_options[] = {
 	  .help = "end the ramp after the first ok level whose jobs/min/user "
 		  "falls below JPM (AIM7's crossover); with -r, the repeats "
 		  "of a level run in a row, so that it is judged on all of "
-		  "them"},
+		  "them" },
 	{ "seed", 0, OPT_U64, RUN_FIELD(seed),
 	  .def_note = "random, recorded", .json = "seed",
-	  .help = "seed for each user's job order"},
+	  .help = "seed for each user's job order" },
 	{ "layout", 0, OPT_CHOICE, RUN_FIELD(layout),
 	  .choices = layout_choices, .json = "layout",
 	  .def_note = "the workfile's LAYOUT, else per-user",
-	  .help = "all users work in one directory, or each in its own"},
+	  .help = "all users work in one directory, or each in its own" },
 	{ "dir", 'd', OPT_CUSTOM, .metavar = "DIR", .config_key = "DISKDIR",
 	  .def_note = "-c's DISKDIR, else $TMPDIR, else /tmp",
 	  .json = "scratch_dirs", .parse = parse_dir, .to_json = dirs_json,
 	  .help = "scratch directory; a private aimsweep.XXXXXX directory is "
 		  "made inside and removed at the end; repeat -d to spread "
 		  "users over several (user u uses the (u mod n)th), like "
-		  "reaim's DISKDIR"},
+		  "reaim's DISKDIR" },
 	{ "config", 'c', OPT_STRING, RUN_FIELD(config_path),
 	  .metavar = "FILE", .json = "config", .flags = OPTF_JSON_IF_SET,
 	  .help = "read a reaim.config: its keys named above stand for their "
 		  "options, FILESIZE and POOLSIZE for the workfile's (which "
-		  "win); the command line wins over it"},
+		  "win); the command line wins over it" },
 	{ "output", 'o', OPT_STRING, RUN_FIELD(output_dir),
 	  .metavar = "DIR", .def_str = "./results", .json = "output_dir",
 	  .help = "results directory; each run writes "
-		  "DIR/<date>-<workfile>/result.json"},
+		  "DIR/<date>-<workfile>/result.json" },
 	{ .json = "cmdline", .kind = OPT_STRING, RUN_FIELD(cmdline) },
 	{ "no-latency", 0, OPT_FLAG, RUN_FIELD(latency), .def = 1,
 	  .json = "latency_sampling", .to_json = latency_json,
 	  .help = "do not time ops (no latency histograms); a user with one "
 		  "job still times its first 7 of each level, to set how "
-		  "often it stores its count"},
+		  "often it stores its count" },
 	{ "format", 'f', OPT_STRING, RUN_FIELD(format), .metavar = "FORMAT",
 	  .def_str = "default", .parse = parse_format,
 	  .help = "stdout: default (the table, a row per level as it ends; "
 		  "with interleaved -r, in the last round), simple, json, "
 		  "csv, aim7 (AIM7's multitask table), reaim (reaim's table) "
-		  "or lkp (printed at the end; see aimsweep report --help)"},
+		  "or lkp (printed at the end; see aimsweep report --help)" },
 	{ "no-plot", 0, OPT_FLAG, RUN_FIELD(no_plot),
 	  .help = "do not draw plot.svg and plot.png into the result "
-		  "directory (drawn when gnuplot is installed)"},
+		  "directory (drawn when gnuplot is installed)" },
 	{ "help", 'h', OPT_HELP, .help = "show this help" },
 };
 
