@@ -2,148 +2,19 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "driver/args.h"
 #include "driver/cli.h"
+#include "driver/options.h"
 #include "driver/paths.h"
-#include "driver/report_formats.h"
 #include "driver/util.h"
-
-#define MAX_LEVELS 10000
-#define MAX_USERS 1000000
-
-enum {
-	OPT_LEVELS = 256,
-	OPT_SEED,
-	OPT_LAYOUT,
-	OPT_GRACE,
-	OPT_HELP,
-	OPT_NO_LATENCY,
-	OPT_NO_PLOT,
-	OPT_INTERVAL,
-	OPT_MODE,
-	OPT_CPUS,
-	OPT_KNEE,
-	OPT_CROSSOVER,
-	OPT_LOCK_PROFILE,
-	OPT_LOCK_PROFILE_S,
-	OPT_LOCK_PROFILE_TOP,
-	OPT_KEEP_PROFILES,
-	OPT_HOOK,
-	OPT_REPEAT_ORDER,
-};
-
-/* One table drives getopt_long and the help text. */
-struct run_option {
-	const char *name;
-	int has_arg;
-	int val;
-	const char *metavar;
-	const char *help;
-};
-
-static const struct run_option run_options[] = {
-	{ "start", required_argument, 's', "N",
-	  "first level's users (default 100)" },
-	{ "end", required_argument, 'e', "N",
-	  "most users a level may have: the ramp ends at the last level\n"
-	  "not above it (default 1000)" },
-	{ "increment", required_argument, 'i', "N",
-	  "users added per level (default 100)" },
-	{ "levels", required_argument, OPT_LEVELS, "LIST",
-	  "run exactly these levels, e.g. 1,2,4,8\n(instead of -s/-e/-i)" },
-	{ "runtime", required_argument, 't', "SECONDS",
-	  "measured window per level (default 10)" },
-	{ "warmup", required_argument, 'w', "SECONDS",
-	  "unmeasured time after the start gate opens, in which users set\n"
-	  "up and run; the window also waits until every user is set up\n"
-	  "and in its loop for half of it (default 2)" },
-	{ "grace", required_argument, OPT_GRACE, "SECONDS",
-	  "time users get to finish after the window, counted again from\n"
-	  "each user that finishes or makes a step of its op, before they\n"
-	  "are killed and the level fails (default 5)" },
-	{ "dir", required_argument, 'd', "DIR",
-	  "scratch directory (default: -c's DISKDIR, else $TMPDIR, else\n"
-	  "/tmp); a private aimsweep.XXXXXX directory is made inside and\n"
-	  "removed at the end; repeat -d to spread users over several\n"
-	  "(user u uses the (u mod n)th), like reaim's DISKDIR" },
-	{ "config", required_argument, 'c', "FILE",
-	  "read a reaim.config: FILESIZE, POOLSIZE (the workfile's win),\n"
-	  "DISKDIR (as -d), STARTUSERS, ENDUSERS, INCREMENT (as -s, -e,\n"
-	  "-i); the command line wins over it" },
-	{ "output", required_argument, 'o', "DIR",
-	  "results directory (default ./results); each run writes\n"
-	  "DIR/<date>-<workfile>/result.json" },
-	{ "layout", required_argument, OPT_LAYOUT, "shared|per-user",
-	  "all users work in one directory, or each in its own\n"
-	  "(default: the workfile's LAYOUT, else per-user)" },
-	{ "seed", required_argument, OPT_SEED, "N",
-	  "seed for each user's job order (default: random, recorded)" },
-	{ "format", required_argument, 'f', "FORMAT",
-	  "stdout: default (the table, a row per level as it ends; with\n"
-	  "interleaved -r, in the last round), simple, json, csv, aim7\n"
-	  "(AIM7's multitask table), reaim (reaim's table) or lkp (printed\n"
-	  "at the end; see aimsweep report --help)" },
-	{ "no-plot", no_argument, OPT_NO_PLOT, NULL,
-	  "do not draw plot.svg and plot.png into the result directory\n"
-	  "(drawn by default when gnuplot is installed)" },
-	{ "repeat", required_argument, 'r', "N",
-	  "run each level N times and report their spread (default 1)" },
-	{ "repeat-order", required_argument, OPT_REPEAT_ORDER, "ORDER",
-	  "with -r: interleaved (default) runs the whole ramp N times over\n"
-	  "(levels 1,2,1,2), so that each level's spread takes in the\n"
-	  "machine's drift over the run, and prints the table's rows in\n"
-	  "the last round; consecutive runs each level N times in a row\n"
-	  "(1,1,2,2)" },
-	{ "interval", required_argument, OPT_INTERVAL, "SECONDS",
-	  "sample throughput this often inside the window (default 1)" },
-	{ "no-latency", no_argument, OPT_NO_LATENCY, NULL,
-	  "do not time ops (no latency histograms); a user with one job\n"
-	  "still times its first 7 of each level, to set how often it\n"
-	  "stores its count" },
-	{ "mode", required_argument, OPT_MODE, "process|thread",
-	  "users are processes (default) or threads of one process" },
-	{ "cpus", required_argument, OPT_CPUS, "LIST",
-	  "pin users round-robin to these CPUs, e.g. 0-3,6 (default:\n"
-	  "unpinned)" },
-	{ "knee", required_argument, OPT_KNEE, "FRACTION",
-	  "the knee is the first ok level whose per-user throughput is\n"
-	  "below FRACTION of the first ok level's (default 0.8)" },
-	{ "stop-at-crossover", required_argument, OPT_CROSSOVER, "JPM",
-	  "end the ramp after the first ok level whose jobs/min/user\n"
-	  "falls below JPM, at least 0.001 (AIM7's crossover); with -r,\n"
-	  "the repeats of a level run in a row, so that it is judged on\n"
-	  "all of them" },
-	{ "lock-profile", no_argument, OPT_LOCK_PROFILE, NULL,
-	  "profile kernel lock contention in each level's window with\n"
-	  "perf lock (root or kernel.perf_event_paranoid -1); the top\n"
-	  "callers by wait go into result.json" },
-	{ "lock-profile-seconds", required_argument, OPT_LOCK_PROFILE_S, "N",
-	  "profile the first N seconds of each window (default 1, at\n"
-	  "most the runtime)" },
-	{ "lock-profile-top", required_argument, OPT_LOCK_PROFILE_TOP, "N",
-	  "callers kept per level (default 10)" },
-	{ "keep-profiles", no_argument, OPT_KEEP_PROFILES, NULL,
-	  "keep each level's perf.data in its level directory beside\n"
-	  "result.json, level-<users>/ (level-<users>-r<k>/ with -r; .2\n"
-	  "for a user count's second level)" },
-	{ "hook", required_argument, OPT_HOOK, "CMD",
-	  "run /bin/sh -c CMD at the start of each level's window, with\n"
-	  "AIMSWEEP_USERS, AIMSWEEP_LEVEL, AIMSWEEP_RUNTIME and\n"
-	  "AIMSWEEP_LEVEL_DIR set and its output in that directory's\n"
-	  "hook.out; SIGTERM at the level's end if still running" },
-	{ "help", no_argument, 'h', NULL, "show this help" },
-};
-
-#define N_RUN_OPTIONS (sizeof(run_options) / sizeof(run_options[0]))
 
 void cli_run_usage(FILE *f)
 {
@@ -155,27 +26,7 @@ void cli_run_usage(FILE *f)
 		"path or the name of a shipped workfile (aimsweep list workfiles);\n"
 		"the default is " DEFAULT_WORKFILE ".\n"
 		"\nOptions:\n");
-	for (size_t i = 0; i < N_RUN_OPTIONS; i++) {
-		const struct run_option *o = &run_options[i];
-		char left[64];
-		const char *h = o->help, *nl;
-
-		if (o->val < 256)
-			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->val,
-				 o->name, o->metavar ? " " : "",
-				 o->metavar ? o->metavar : "");
-		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
-				 o->metavar ? " " : "",
-				 o->metavar ? o->metavar : "");
-		/* Multi-line help is indented under its first line. */
-		for (int first = 1; h; first = 0) {
-			nl = strchr(h, '\n');
-			fprintf(f, "  %-28s %.*s\n", first ? left : "",
-				nl ? (int)(nl - h) : (int)strlen(h), h);
-			h = nl ? nl + 1 : NULL;
-		}
-	}
+	run_options_help(f);
 	fprintf(f,
 		"\nExit status: 0 every level ok; 1 a level failed, or result.json\n"
 		"could not be rewritten after a level; 2 bad usage or input,\n"
@@ -188,128 +39,19 @@ static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 
 static int usage_error(const char *fmt, ...)
 {
-	char buf[512];
+	static const struct args run_args = { .cmd = "run" };
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	args_verror(&run_args, fmt, ap);
 	va_end(ap);
-	msg_error("%s (aimsweep run --help)", buf);
 	return EXIT_USAGE;
 }
 
-static int parse_users(const char *opt, const char *arg, unsigned int *out)
+/* Whether the command line gave the option --name. */
+static bool given_named(const bool *given, const char *name)
 {
-	uint64_t v;
-
-	if (!parse_u64(arg, MAX_USERS, &v))
-		return usage_error("%s: '%s' is not a number of users from 1 to %d",
-				   opt, arg, MAX_USERS);
-	if (v == 0)
-		return usage_error("%s: 0 users: a level needs at least 1", opt);
-	*out = (unsigned int)v;
-	return 0;
-}
-
-static bool parse_double(const char *arg, double min, double max,
-			 double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(v) || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-static int parse_seconds(const char *opt, const char *arg, double min,
-			 double max, double *out)
-{
-	if (!parse_double(arg, min, max, out))
-		return usage_error("%s: '%s' is not a time in seconds from %g to %g",
-				   opt, arg, min, max);
-	return 0;
-}
-
-static int parse_levels(const char *arg, struct run_params *p)
-{
-	const char *s = arg;
-	char word[32];
-	size_t n;
-
-	free(p->levels);
-	p->levels = calloc(MAX_LEVELS, sizeof(*p->levels));
-	p->n_levels = 0;
-	if (!p->levels)
-		return usage_error("--levels: out of memory");
-	while (*s) {
-		n = strcspn(s, ",");
-		if (n == 0 || n >= sizeof(word))
-			return usage_error("--levels: bad list '%s' (want e.g. 1,2,4,8)",
-					   arg);
-		memcpy(word, s, n);
-		word[n] = '\0';
-		if (p->n_levels == MAX_LEVELS)
-			return usage_error("--levels: more than %d levels",
-					   MAX_LEVELS);
-		if (parse_users("--levels", word, &p->levels[p->n_levels]))
-			return EXIT_USAGE;
-		p->n_levels++;
-		s += n;
-		if (*s == ',' && !*++s)
-			return usage_error("--levels: bad list '%s' (trailing comma)",
-					   arg);
-	}
-	if (!p->n_levels)
-		return usage_error("--levels: empty list");
-	p->levels_given = true;
-	return 0;
-}
-
-/* "0-3,6": CPUs in the order users are pinned to them; each must be
- * online here. */
-static int parse_cpus(const char *arg, struct run_params *p)
-{
-	long online = sysconf(_SC_NPROCESSORS_CONF);
-	const char *s = arg;
-	char *end;
-	long a, b;
-
-	p->n_cpus = 0;
-	while (*s) {
-		errno = 0;
-		a = strtol(s, &end, 10);
-		if (end == s || errno || a < 0)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || errno || b < a)
-				goto bad;
-		}
-		for (long c = a; c <= b; c++) {
-			if (c >= online || c >= CPU_SETSIZE)
-				return usage_error("--cpus: CPU %ld does not exist here (CPUs 0-%ld)",
-						   c, online - 1);
-			if (p->n_cpus == MAX_CPUS_LISTED)
-				return usage_error("--cpus: more than %d CPUs",
-						   MAX_CPUS_LISTED);
-			p->cpus[p->n_cpus++] = (int)c;
-		}
-		s = end;
-		if (*s == ',' && *++s == '\0')
-			goto bad;
-		else if (*s && *s != ',' && !(*s >= '0' && *s <= '9'))
-			goto bad;
-	}
-	if (p->n_cpus)
-		return 0;
-bad:
-	return usage_error("--cpus: bad list '%s' (want e.g. 0-3,6)", arg);
+	return given[run_option_named(name) - run_options];
 }
 
 static int ramp_levels(struct run_params *p)
@@ -371,208 +113,84 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
-int cli_parse_run(int argc, char **argv, struct run_params *p)
+/* getopt's table from the rows: a row's letter is its val, else 256 and
+ * its index. */
+static void make_longopts(struct option *longopts)
 {
-	struct option longopts[N_RUN_OPTIONS + 1];
-	char shortopts[64] = ":";	/* ":": a missing value returns ':' */
-	bool start_given = false, end_given = false, inc_given = false;
-	bool order_given = false;	/* needs -r 2 or more */
-	const char *lock_opts_given = NULL;	/* needs --lock-profile */
-	uint64_t seed, number;
-	int c, rc;
+	size_t n = 0;
 
-	memset(p, 0, sizeof(*p));
-	p->start_users = DEFAULT_START_USERS;
-	p->end_users = DEFAULT_END_USERS;
-	p->increment = DEFAULT_INCREMENT;
-	p->runtime_s = DEFAULT_RUNTIME_S;
-	p->warmup_s = DEFAULT_WARMUP_S;
-	p->grace_s = DEFAULT_GRACE_S;
-	p->latency = true;
-	p->interval_s = DEFAULT_INTERVAL_S;
-	p->repeat = 1;
-	p->interleave = true;
-	p->knee = DEFAULT_KNEE;
-	p->lock_profile_s = DEFAULT_LOCK_PROFILE_S;
-	p->lock_profile_top = DEFAULT_LOCK_PROFILE_TOP;
-	p->output_dir = DEFAULT_OUTPUT_DIR;
-	p->cmdline = join_args(argc, argv);
+	for (size_t i = 0; i < n_run_options; i++) {
+		const struct run_option *o = &run_options[i];
 
-	for (size_t i = 0; i < N_RUN_OPTIONS; i++) {
-		longopts[i] = (struct option){ run_options[i].name,
-					       run_options[i].has_arg, NULL,
-					       run_options[i].val };
-		if (run_options[i].val < 256) {
-			size_t n = strlen(shortopts);
-
-			shortopts[n] = (char)run_options[i].val;
-			shortopts[n + 1] = run_options[i].has_arg ? ':' : '\0';
-			shortopts[n + 2] = '\0';
-		}
+		if (!o->name)
+			continue;
+		longopts[n++] = (struct option){
+			o->name,
+			o->kind == OPT_FLAG || o->kind == OPT_HELP ?
+				no_argument : required_argument,
+			NULL, o->letter ? o->letter : 256 + (int)i };
 	}
-	memset(&longopts[N_RUN_OPTIONS], 0, sizeof(longopts[0]));
+	memset(&longopts[n], 0, sizeof(longopts[n]));
+}
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		rc = 0;
-		switch (c) {
-		case 's':
-			rc = parse_users("-s/--start", optarg, &p->start_users);
-			start_given = true;
-			break;
-		case 'e':
-			rc = parse_users("-e/--end", optarg, &p->end_users);
-			end_given = true;
-			break;
-		case 'i':
-			if (!parse_u64(optarg, MAX_USERS, &number))
-				return usage_error("-i/--increment: '%s' is not a number of users",
-						   optarg);
-			p->increment = (unsigned int)number;
-			inc_given = true;
-			break;
-		case OPT_LEVELS:
-			rc = parse_levels(optarg, p);
-			break;
-		case 't':
-			rc = parse_seconds("-t/--runtime", optarg, 0.1, 86400,
-					   &p->runtime_s);
-			break;
-		case 'w':
-			rc = parse_seconds("-w/--warmup", optarg, 0, 3600,
-					   &p->warmup_s);
-			break;
-		case OPT_GRACE:
-			rc = parse_seconds("--grace", optarg, 0.1, 3600,
-					   &p->grace_s);
-			break;
-		case 'd':
-			if (p->n_scratch == MAX_SCRATCH_DIRS)
-				return usage_error("-d/--dir: at most %d scratch directories",
-						   MAX_SCRATCH_DIRS);
-			p->scratch_bases[p->n_scratch++] = optarg;
-			break;
-		case 'c':
-			p->config_path = optarg;
-			break;
-		case 'o':
-			p->output_dir = optarg;
-			break;
-		case OPT_LAYOUT:
-			if (!layout_parse(optarg, &p->layout))
-				return usage_error("--layout: '%s' is not shared or per-user",
-						   optarg);
-			break;
-		case OPT_SEED:
-			if (!parse_u64(optarg, UINT64_MAX, &p->seed))
-				return usage_error("--seed: '%s' is not a whole number",
-						   optarg);
-			p->seed_given = true;
-			break;
-		case 'r':
-			if (!parse_u64(optarg, 1000, &number) || !number)
-				return usage_error("-r/--repeat: '%s' is not a count from 1 to 1000",
-						   optarg);
-			p->repeat = (unsigned int)number;
-			break;
-		case OPT_INTERVAL:
-			rc = parse_seconds("--interval", optarg, 0.01, 3600,
-					   &p->interval_s);
-			break;
-		case OPT_NO_LATENCY:
-			p->latency = false;
-			break;
-		case 'f': {
-			enum report_format fmt;
+static const struct run_option *option_of(int c)
+{
+	if (c >= 256)
+		return &run_options[c - 256];
+	for (size_t i = 0; i < n_run_options; i++)
+		if (run_options[i].letter == c)
+			return &run_options[i];
+	return NULL;
+}
 
-			if (!report_format_parse(optarg, &fmt))
-				return usage_error("-f/--format: '%s' is not " REPORT_FORMAT_NAMES,
-						   optarg);
-			p->format = optarg;
-			break;
+/* Each option into p through its row, given[] noting which came; then
+ * the workfile. */
+static int parse_command_line(int argc, char **argv, struct run_params *p,
+			      bool *given)
+{
+	struct option longopts[RUN_OPTIONS_MAX + 1];
+	struct args a = { .cmd = "run", .longopts = longopts,
+			  .usage = cli_run_usage };
+	const struct run_option *o;
+	char why[512], label[64];
+	int c;
+
+	make_longopts(longopts);
+	while ((c = args_next(&a, argc, argv)) != ARGS_END) {
+		if (c < 0)
+			return c == ARGS_HELP ? CLI_HELP_SHOWN : EXIT_USAGE;
+		o = option_of(c);
+		given[o - run_options] = true;
+		if (!run_option_parse(o, optarg, p, why, sizeof(why))) {
+			run_option_label(o, label, sizeof(label));
+			return usage_error("%s: %s", label, why);
 		}
-		case OPT_NO_PLOT:
-			p->no_plot = true;
-			break;
-		case OPT_REPEAT_ORDER:
-			if (!strcmp(optarg, "interleaved"))
-				p->interleave = true;
-			else if (!strcmp(optarg, "consecutive"))
-				p->interleave = false;
-			else
-				return usage_error("--repeat-order: '%s' is not interleaved or consecutive",
-						   optarg);
-			order_given = true;
-			break;
-		case OPT_MODE:
-			if (!strcmp(optarg, "process"))
-				p->mode = MODE_PROCESS;
-			else if (!strcmp(optarg, "thread"))
-				p->mode = MODE_THREAD;
-			else
-				return usage_error("--mode: '%s' is not process or thread",
-						   optarg);
-			break;
-		case OPT_CPUS:
-			rc = parse_cpus(optarg, p);
-			break;
-		case OPT_KNEE:
-			if (!parse_double(optarg, 0.01, 1, &p->knee))
-				return usage_error("--knee: '%s' is not a fraction from 0.01 to 1",
-						   optarg);
-			break;
-		case OPT_CROSSOVER:
-			if (!parse_double(optarg, 0.001, 1e18, &p->crossover))
-				return usage_error("--stop-at-crossover: '%s' is not a jobs/min/user of at least 0.001",
-						   optarg);
-			break;
-		case OPT_LOCK_PROFILE:
-			p->lock_profile = true;
-			break;
-		case OPT_LOCK_PROFILE_S:
-			rc = parse_seconds("--lock-profile-seconds", optarg, 0.1,
-					   86400, &p->lock_profile_s);
-			lock_opts_given = "--lock-profile-seconds";
-			break;
-		case OPT_LOCK_PROFILE_TOP:
-			if (!parse_u64(optarg, 100000, &number) || !number)
-				return usage_error("--lock-profile-top: '%s' is not a number from 1 to 100000",
-						   optarg);
-			p->lock_profile_top = (unsigned int)number;
-			lock_opts_given = "--lock-profile-top";
-			break;
-		case OPT_KEEP_PROFILES:
-			p->keep_profiles = true;
-			lock_opts_given = "--keep-profiles";
-			break;
-		case OPT_HOOK:
-			if (!optarg[strspn(optarg, " \t\n")])
-				return usage_error("--hook: the command is empty");
-			p->hook_cmd = optarg;
-			break;
-		case 'h':
-			cli_run_usage(stdout);
-			return CLI_HELP_SHOWN;
-		case ':':
-			return usage_error("option %s needs a value",
-					   argv[optind - 1]);
-		default:
-			if (optopt && optopt < 256)
-				return usage_error("unknown option -%c", optopt);
-			return usage_error("unknown option %s", argv[optind - 1]);
-		}
-		if (rc)
-			return rc;
 	}
 	if (optind < argc - 1)
 		return usage_error("one workfile at most, got '%s' and '%s'",
 				   argv[optind], argv[optind + 1]);
 	p->workfile_arg = optind < argc ? argv[optind] : DEFAULT_WORKFILE;
-	if (p->levels_given && (start_given || end_given || inc_given))
+	return 0;
+}
+
+/* What one option's row cannot say: how options go together. */
+static int check_combinations(struct run_params *p, const bool *given)
+{
+	bool order_given = given_named(given, "repeat-order");
+	char label[64];
+
+	if (p->levels_given && (given_named(given, "start") ||
+				given_named(given, "end") ||
+				given_named(given, "increment")))
 		return usage_error("--levels and -s/-e/-i do not mix: give one or the other");
-	if (lock_opts_given && !p->lock_profile)
-		return usage_error("%s needs --lock-profile", lock_opts_given);
+	for (size_t i = 0; i < n_run_options; i++) {
+		const struct run_option *o = &run_options[i];
+
+		if (!given[i] || !o->needs || given_named(given, o->needs))
+			continue;
+		run_option_label(o, label, sizeof(label));
+		return usage_error("%s needs --%s", label, o->needs);
+	}
 	if (order_given && p->repeat < 2)
 		return usage_error("--repeat-order needs -r 2 or more");
 	/* The crossover ends the ramp on a level's median repeat, which
@@ -582,40 +200,59 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 			return usage_error("--stop-at-crossover judges a level on all its repeats: use --repeat-order consecutive with it");
 		p->interleave = false;
 	}
-	if (p->config_path) {
-		char err[PATH_MAX + 256];
+	return 0;
+}
 
-		if (config_load(p->config_path, &p->config, err, sizeof(err))) {
-			msg_error("%s", err);
-			return EXIT_USAGE;
-		}
-		/* The command line wins over the config file. */
-		if (!start_given && p->config.start_set)
-			p->start_users = p->config.start_users;
-		if (!end_given && p->config.end_set)
-			p->end_users = p->config.end_users;
-		if (!inc_given && p->config.increment_set)
-			p->increment = p->config.increment;
-		for (size_t i = 0; !p->n_scratch && i < p->config.n_diskdirs; i++)
-			p->scratch_bases[i] = p->config.diskdirs[i];
-		if (!p->n_scratch)
-			p->n_scratch = p->config.n_diskdirs;
+/* -c's file, under the command line. */
+static int read_config(struct run_params *p, const bool *given)
+{
+	char err[PATH_MAX + 1024];
+
+	if (config_load(p->config_path, &p->config, err, sizeof(err)) ||
+	    config_apply(&p->config, p->config_path, p, given, err,
+			 sizeof(err))) {
+		msg_error("%s", err);
+		return EXIT_USAGE;
 	}
-	if (!p->levels_given && (rc = ramp_levels(p)))
-		return rc;
+	return 0;
+}
+
+/* What no option set: a random seed, a scratch directory, and what the
+ * environment says. */
+static void fill_unset(struct run_params *p, const bool *given)
+{
+	const char *tmp = getenv("TMPDIR");
+	uint64_t seed;
+
+	p->seed_given = given_named(given, "seed");
 	if (!p->seed_given) {
 		if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
 			seed = now_ns() ^ (uint64_t)getpid();
 		p->seed = seed;
 	}
-	if (!p->n_scratch) {
-		const char *tmp = getenv("TMPDIR");
-
+	if (!p->n_scratch)
 		p->scratch_bases[p->n_scratch++] = tmp && *tmp ? tmp : "/tmp";
-	}
 	p->test_fault = getenv("AIMSWEEP_TEST_FAULT");
 	p->libexec_dir = paths_libexec_dir();
-	return 0;
+}
+
+int cli_parse_run(int argc, char **argv, struct run_params *p)
+{
+	bool given[RUN_OPTIONS_MAX] = { false };
+	int rc;
+
+	run_options_defaults(p);
+	p->cmdline = join_args(argc, argv);
+	rc = parse_command_line(argc, argv, p, given);
+	if (!rc)
+		rc = check_combinations(p, given);
+	if (!rc && p->config_path)
+		rc = read_config(p, given);
+	if (!rc && !p->levels_given)
+		rc = ramp_levels(p);
+	if (!rc)
+		fill_unset(p, given);
+	return rc;
 }
 
 void params_free(struct run_params *p)

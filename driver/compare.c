@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/args.h"
 #include "driver/compare.h"
 #include "driver/result_read.h"
 #include "driver/util.h"
@@ -582,51 +583,30 @@ int compare_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct args args = { .cmd = "compare", .prefixed = true,
+			     .longopts = opts, .usage = compare_usage };
 	double fail_above = -1, noise = COMPARE_NOISE_PCT;
 	cJSON *a = NULL, *b = NULL;
 	char err[1024];
 	int c, rc = EXIT_USAGE;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FAIL_ABOVE:
-			if (!parse_percent(optarg, &fail_above)) {
-				msg_error("compare: --fail-above: '%s' is not a percentage (a number >= 0)",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_NOISE:
-			if (!parse_percent(optarg, &noise)) {
-				msg_error("compare: --noise: '%s' is not a percentage (a number >= 0)",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			compare_usage(stdout);
-			return EXIT_OK;
-		case ':':
-			msg_error("compare: option %s needs a value (aimsweep compare --help)",
-				  argv[optind - 1]);
+	while ((c = args_next(&args, argc, argv)) != ARGS_END) {
+		if (c < 0)
+			return args_status(c);
+		if (c == OPT_FAIL_ABOVE && !parse_percent(optarg, &fail_above)) {
+			msg_error("compare: --fail-above: '%s' is not a percentage (a number >= 0)",
+				  optarg);
 			return EXIT_USAGE;
-		default:
-			if (optopt)
-				msg_error("compare: unknown option -%c (aimsweep compare --help)",
-					  optopt);
-			else
-				msg_error("compare: unknown option %s (aimsweep compare --help)",
-					  argv[optind - 1]);
+		}
+		if (c == OPT_NOISE && !parse_percent(optarg, &noise)) {
+			msg_error("compare: --noise: '%s' is not a percentage (a number >= 0)",
+				  optarg);
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 2) {
-		msg_error("compare: want two result.json files, got %d (aimsweep compare --help)",
-			  argc - optind);
-		return EXIT_USAGE;
-	}
+	if (argc - optind != 2)
+		return args_error(&args, "want two result.json files, got %d",
+				  argc - optind);
 	a = result_read(argv[optind], err, sizeof(err));
 	if (!a) {
 		msg_error("%s", err);

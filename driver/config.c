@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "driver/config.h"
+#include "driver/options.h"
 #include "driver/util.h"
 #include "driver/workfile.h"
 
@@ -13,19 +14,96 @@ static const char *const ignored_keys[] = {
 	"JOBS", "VERBOSE", "CROSSOVER", "BRIEF",
 };
 
-static int config_users(const char *path, unsigned int line, const char *key,
-			const char *value, unsigned int *out, bool *set,
-			char *err, size_t errlen)
+/* The keys read, for messages: "FILESIZE, POOLSIZE, ... or DISKDIR". */
+static void known_keys(char *buf, size_t len)
 {
-	uint64_t v;
+	const char *last = NULL;
+	size_t k;
 
-	if (!parse_u64(value, 1000000, &v) || v == 0) {
-		snprintf(err, errlen, "%s:%u: %s '%s' is not a number of users from 1 to 1000000",
-			 path, line, key, value);
+	k = (size_t)snprintf(buf, len, "FILESIZE, POOLSIZE");
+	for (size_t i = 0; i < n_run_options && k < len; i++) {
+		if (!run_options[i].config_key)
+			continue;
+		if (last)
+			k += (size_t)snprintf(buf + k, len - k, ", %s", last);
+		last = run_options[i].config_key;
+	}
+	if (last && k < len)
+		snprintf(buf + k, len - k, " or %s", last);
+}
+
+/* "FILE:LINE: KEY: why" when value is not what the key's option takes. */
+static int option_value(const struct run_option *o, const char *value,
+			struct run_params *p, const char *where,
+			const char *key, char *err, size_t errlen)
+{
+	char why[512];
+
+	if (run_option_parse(o, value, p, why, sizeof(why)))
+		return 0;
+	snprintf(err, errlen, "%s: %s: %s", where, key, why);
+	return -1;
+}
+
+/* Checks the value as the option would take it, after the settings
+ * before it (into check: a 17th DISKDIR is refused as a 17th -d is),
+ * and keeps it. */
+static int add_setting(struct config *c, struct run_params *check,
+		       const struct run_option *o, const char *value,
+		       unsigned int line, const char *where, char *err,
+		       size_t errlen)
+{
+	struct config_setting *s;
+
+	if (option_value(o, value, check, where, o->config_key, err, errlen))
+		return -1;
+	s = realloc(c->settings, (c->n_settings + 1) * sizeof(*s));
+	if (s)
+		c->settings = s;
+	if (!s || !(s[c->n_settings].value = strdup(value))) {
+		snprintf(err, errlen, "%s: out of memory", where);
 		return -1;
 	}
-	*out = (unsigned int)v;
-	*set = true;
+	s[c->n_settings].option = o;
+	s[c->n_settings++].line = line;
+	return 0;
+}
+
+static int read_key(struct config *c, struct run_params *check,
+		    const char *key, const char *value, const char *path,
+		    unsigned int line, char *err, size_t errlen)
+{
+	const struct run_option *o = run_option_for_config_key(key);
+	char where[4096 + 32], keys[256];
+	bool known = false;
+
+	snprintf(where, sizeof(where), "%s:%u", path, line);
+	if (!strcmp(key, "FILESIZE") || !strcmp(key, "POOLSIZE")) {
+		bool file = key[0] == 'F';
+
+		if (!workfile_parse_size(value, file ? &c->file_size
+						     : &c->pool_size)) {
+			snprintf(err, errlen, "%s: bad %s '%s' (want a size like 10K, 5M or 1G)",
+				 where, key, value);
+			return -1;
+		}
+		*(file ? &c->file_size_set : &c->pool_size_set) = true;
+		return 0;
+	}
+	if (o)
+		return add_setting(c, check, o, value, line, where, err,
+				   errlen);
+	for (size_t i = 0; i < sizeof(ignored_keys) / sizeof(ignored_keys[0]);
+	     i++)
+		known |= !strcmp(key, ignored_keys[i]);
+	if (!known) {
+		known_keys(keys, sizeof(keys));
+		snprintf(err, errlen, "%s: unknown key '%s' (want %s)", where,
+			 key, keys);
+		return -1;
+	}
+	msg_warn("%s: %s is a reaim setting aimsweep does not use; ignored",
+		 where, key);
 	return 0;
 }
 
@@ -48,11 +126,17 @@ int config_load(const char *path, struct config *c, char *err, size_t errlen)
 int config_read(FILE *f, const char *path, struct config *c, char *err,
 		size_t errlen)
 {
+	/* The values read so far, as the options take them. */
+	struct run_params *check = calloc(1, sizeof(*check));
 	char buf[4096], *key, *value, *end;
 	unsigned int line = 0;
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
+	if (!check) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
 	while (fgets(buf, sizeof(buf), f)) {
 		line++;
 		if (!strchr(buf, '\n') && !feof(f)) {
@@ -75,53 +159,8 @@ int config_read(FILE *f, const char *path, struct config *c, char *err,
 				 line, key);
 			goto out;
 		}
-		if (!strcmp(key, "FILESIZE") || !strcmp(key, "POOLSIZE")) {
-			bool file = key[0] == 'F';
-
-			if (!workfile_parse_size(value, file ? &c->file_size
-							     : &c->pool_size)) {
-				snprintf(err, errlen, "%s:%u: bad %s '%s' (want a size like 10K, 5M or 1G)",
-					 path, line, key, value);
-				goto out;
-			}
-			*(file ? &c->file_size_set : &c->pool_size_set) = true;
-		} else if (!strcmp(key, "DISKDIR")) {
-			if (c->n_diskdirs == CONFIG_MAX_DISKDIRS) {
-				snprintf(err, errlen, "%s:%u: more than %d DISKDIR lines",
-					 path, line, CONFIG_MAX_DISKDIRS);
-				goto out;
-			}
-			c->diskdirs[c->n_diskdirs] = strdup(value);
-			if (!c->diskdirs[c->n_diskdirs++]) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-		} else if (!strcmp(key, "STARTUSERS")) {
-			if (config_users(path, line, key, value, &c->start_users,
-					 &c->start_set, err, errlen))
-				goto out;
-		} else if (!strcmp(key, "ENDUSERS")) {
-			if (config_users(path, line, key, value, &c->end_users,
-					 &c->end_set, err, errlen))
-				goto out;
-		} else if (!strcmp(key, "INCREMENT")) {
-			if (config_users(path, line, key, value, &c->increment,
-					 &c->increment_set, err, errlen))
-				goto out;
-		} else {
-			bool known = false;
-
-			for (size_t i = 0; i < sizeof(ignored_keys) /
-					       sizeof(ignored_keys[0]); i++)
-				known |= !strcmp(key, ignored_keys[i]);
-			if (!known) {
-				snprintf(err, errlen, "%s:%u: unknown key '%s' (want FILESIZE, POOLSIZE, DISKDIR, STARTUSERS, ENDUSERS or INCREMENT)",
-					 path, line, key);
-				goto out;
-			}
-			msg_warn("%s:%u: %s is a reaim setting aimsweep does not use; ignored",
-				 path, line, key);
-		}
+		if (read_key(c, check, key, value, path, line, err, errlen))
+			goto out;
 	}
 	if (ferror(f)) {
 		snprintf(err, errlen, "%s: cannot read config: %s", path,
@@ -130,14 +169,36 @@ int config_read(FILE *f, const char *path, struct config *c, char *err,
 	}
 	rc = 0;
 out:
+	free(check->levels);
+	free(check);
 	if (rc)
 		config_free(c);
 	return rc;
 }
 
+int config_apply(const struct config *c, const char *path,
+		 struct run_params *p, const bool *given, char *err,
+		 size_t errlen)
+{
+	for (size_t i = 0; i < c->n_settings; i++) {
+		const struct config_setting *s = &c->settings[i];
+		char where[4096 + 32];
+
+		if (given[s->option - run_options])
+			continue;
+		snprintf(where, sizeof(where), "%s:%u", path, s->line);
+		if (option_value(s->option, s->value, p, where,
+				 s->option->config_key, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 void config_free(struct config *c)
 {
-	for (size_t i = 0; i < c->n_diskdirs; i++)
-		free(c->diskdirs[i]);
-	c->n_diskdirs = 0;
+	for (size_t i = 0; i < c->n_settings; i++)
+		free(c->settings[i].value);
+	free(c->settings);
+	c->settings = NULL;
+	c->n_settings = 0;
 }

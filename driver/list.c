@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/cli.h"
+#include "driver/args.h"
+#include "driver/params.h"
 #include "driver/paths.h"
 #include "driver/list.h"
 #include "driver/util.h"
@@ -203,30 +204,44 @@ static void list_workfiles(FILE *f)
 		fprintf(f, "# no workfile directory found\n");
 }
 
+void list_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: aimsweep list [jobs|workfiles] [-v]\n"
+		"Lists the jobs, micro jobs then AIM7 jobs, family by family\n"
+		"(name, family, the unit of an inner op and how many one op\n"
+		"makes, the syscalls one op makes; -v gives each job a block:\n"
+		"what it does, those facts a line each, its untimed setup and\n"
+		"where it deviates from reaim), and the shipped workfiles.\n");
+}
+
 int list_main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct args a = { .cmd = "list", .prefixed = true, .longopts = opts,
+			  .usage = list_usage };
 	bool verbose = false;
 	const char *what = NULL;
+	int c;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+	while ((c = args_next(&a, argc, argv)) != ARGS_END) {
+		if (c < 0)
+			return args_status(c);
+		if (c == 'v')
 			verbose = true;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("Usage: aimsweep list [jobs|workfiles] [-v]\n"
-			       "Lists the jobs, micro jobs then AIM7 jobs, family by family\n"
-			       "(name, family, the unit of an inner op and how many one op\n"
-			       "makes, the syscalls one op makes; -v gives each job a block:\n"
-			       "what it does, those facts a line each, its untimed setup and\n"
-			       "where it deviates from reaim), and the shipped workfiles.\n");
-			return EXIT_OK;
-		} else if (!what && (!strcmp(argv[i], "jobs") ||
-				     !strcmp(argv[i], "workfiles")))
-			what = argv[i];
-		else {
+	}
+	for (int i = optind; i < argc; i++) {
+		if (what || (strcmp(argv[i], "jobs") &&
+			     strcmp(argv[i], "workfiles"))) {
 			msg_error("list: unknown argument '%s' (want jobs, workfiles or -v)",
 				  argv[i]);
 			return EXIT_USAGE;
 		}
+		what = argv[i];
 	}
 	if (!what || !strcmp(what, "jobs"))
 		list_jobs(stdout, verbose);

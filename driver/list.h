@@ -2,6 +2,9 @@
 #ifndef AIMSWEEP_LIST_H
 #define AIMSWEEP_LIST_H
 
+#include <stdio.h>
+
 int list_main(int argc, char **argv);
+void list_usage(FILE *f);
 
 #endif

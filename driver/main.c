@@ -17,28 +17,6 @@
 #include "driver/util.h"
 #include "driver/workfile.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: aimsweep COMMAND [options]\n"
-		"\n"
-		"A multi-process scalability driver modeled on AIM7: runs a\n"
-		"weighted job mix with a rising number of users and reports\n"
-		"throughput per user level.\n"
-		"\n"
-		"Commands:\n"
-		"  run [options] [WORKFILE]   run a user ramp (aimsweep run --help)\n"
-		"  list [jobs|workfiles] [-v] show the jobs and shipped workfiles\n"
-		"  report [-f FORMAT] FILE    print a result.json: table, csv, aim7, reaim...\n"
-		"  compare A B [--fail-above PCT] [--noise PCT]\n"
-		"                             jobs/min per level and job, B against A\n"
-		"  plot FILE... [-o OUT.svg]  draw results with gnuplot (svg or png)\n"
-		"  help                       show this help\n"
-		"  version                    show the version\n"
-		"\n"
-		"See aimsweep(1) for the output, result.json and exit statuses.\n");
-}
-
 static int run_main(int argc, char **argv)
 {
 	struct run_params p;
@@ -98,33 +76,108 @@ static int run_main(int argc, char **argv)
 	return rc;
 }
 
+static void main_usage(FILE *f);
+
+static int help_main(int argc, char **argv);
+
+static int version_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("aimsweep %s\n", PACKAGE_VERSION);
+	return EXIT_OK;
+}
+
+/* The subcommands; main() runs argv[1]'s with argv[1] as its argv[0]. */
+static const struct command {
+	const char *name;
+	const char *alias[2];	/* "--help" and the like */
+	int (*main)(int argc, char **argv);
+	void (*usage)(FILE *f);	/* aimsweep help NAME */
+	const char *synopsis, *summary;	/* a line of aimsweep help */
+} commands[] = {
+	{ "run", { NULL }, run_main, cli_run_usage,
+	  "run [options] [WORKFILE]", "run a user ramp (aimsweep run --help)" },
+	{ "list", { NULL }, list_main, list_usage,
+	  "list [jobs|workfiles] [-v]", "show the jobs and shipped workfiles" },
+	{ "report", { NULL }, report_main, report_usage,
+	  "report [-f FORMAT] FILE",
+	  "print a result.json: table, csv, aim7, reaim..." },
+	{ "compare", { NULL }, compare_main, compare_usage,
+	  "compare A B [--fail-above PCT] [--noise PCT]",
+	  "jobs/min per level and job, B against A" },
+	{ "plot", { NULL }, plot_main, plot_usage,
+	  "plot FILE... [-o OUT.svg]",
+	  "draw results with gnuplot (svg or png)" },
+	{ "help", { "--help", "-h" }, help_main, main_usage,
+	  "help [COMMAND]", "show this help, or COMMAND's" },
+	{ "version", { "--version" }, version_main, NULL,
+	  "version", "show the version" },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct command *command_named(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const struct command *c = &commands[i];
+
+		if (!strcmp(name, c->name) ||
+		    (c->alias[0] && !strcmp(name, c->alias[0])) ||
+		    (c->alias[1] && !strcmp(name, c->alias[1])))
+			return c;
+	}
+	return NULL;
+}
+
+static void main_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: aimsweep COMMAND [options]\n"
+		"\n"
+		"A multi-process scalability driver modeled on AIM7: runs a\n"
+		"weighted job mix with a rising number of users and reports\n"
+		"throughput per user level.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		const struct command *c = &commands[i];
+
+		/* A long synopsis puts its summary on the next line. */
+		if (strlen(c->synopsis) > 26)
+			fprintf(f, "  %s\n  %-26s %s\n", c->synopsis, "",
+				c->summary);
+		else
+			fprintf(f, "  %-26s %s\n", c->synopsis, c->summary);
+	}
+	fprintf(f,
+		"\n"
+		"See aimsweep(1) for the output, result.json and exit statuses.\n");
+}
+
+static int help_main(int argc, char **argv)
+{
+	const struct command *c = argc > 1 ? command_named(argv[1]) : NULL;
+
+	if (c && c->usage)
+		c->usage(stdout);
+	else
+		main_usage(stdout);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : NULL;
+	const struct command *c;
 
-	if (!cmd) {
-		usage(stderr);
+	if (argc < 2) {
+		main_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") ||
-	    !strcmp(cmd, "-h")) {
-		usage(stdout);
-		return EXIT_OK;
+	c = command_named(argv[1]);
+	if (!c) {
+		msg_error("unknown command '%s' (aimsweep help)", argv[1]);
+		return EXIT_USAGE;
 	}
-	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-		printf("aimsweep %s\n", PACKAGE_VERSION);
-		return EXIT_OK;
-	}
-	if (!strcmp(cmd, "run"))
-		return run_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "list"))
-		return list_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "report"))
-		return report_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "compare"))
-		return compare_main(argc - 1, argv + 1);
-	if (!strcmp(cmd, "plot"))
-		return plot_main(argc - 1, argv + 1);
-	msg_error("unknown command '%s' (aimsweep help)", cmd);
-	return EXIT_USAGE;
+	return c->main(argc - 1, argv + 1);
 }

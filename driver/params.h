@@ -10,27 +10,17 @@
 #include "driver/scratch.h"
 #include "driver/workfile.h"
 
-#define MAX_SCRATCH_DIRS CONFIG_MAX_DISKDIRS
-
-#define DEFAULT_START_USERS 100
-#define DEFAULT_END_USERS 1000
-#define DEFAULT_INCREMENT 100
-#define DEFAULT_RUNTIME_S 10.0
-#define DEFAULT_WARMUP_S 2.0
-#define DEFAULT_OUTPUT_DIR "./results"
+/* Each option's default, range and help are in its row in
+ * driver/options.c; these are the limits of what the fields hold. */
+#define MAX_SCRATCH_DIRS 16
+#define MAX_CPUS_LISTED 1024
+#define MAX_LEVELS 10000
+#define MAX_USERS 1000000
 #define DEFAULT_WORKFILE "syscall-mix"
 /* AIM7 disk file sizes when neither the workfile nor a config sets them:
  * the values of the reference reaim.config. */
 #define DEFAULT_FILE_SIZE (10 * 1024)
 #define DEFAULT_POOL_SIZE (1024 * 1024)
-/* How long users get to finish their op after the stop flag. */
-#define DEFAULT_GRACE_S 5.0
-/* --lock-profile: seconds of each window profiled, entries kept. */
-#define DEFAULT_LOCK_PROFILE_S 1.0
-#define DEFAULT_LOCK_PROFILE_TOP 10
-#define DEFAULT_INTERVAL_S 1.0
-#define DEFAULT_KNEE 0.8
-#define MAX_CPUS_LISTED 1024
 
 enum user_mode {
 	MODE_PROCESS,		/* each user is a process (the default) */

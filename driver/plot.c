@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "driver/args.h"
 #include "driver/plot.h"
 #include "driver/process.h"
 #include "driver/result_read.h"
@@ -833,7 +834,18 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-int plot_main(int argc, char **argv)
+/* plot's command line. */
+struct plot_args {
+	const char *out;	/* -o */
+	const char **labels;	/* --label, in order; the caller frees it */
+	size_t n_labels;
+	size_t n;		/* results, from argv[optind] on */
+	bool png;
+};
+
+/* -1 to go on, else the exit status: 0 after the help, or after a
+ * message. */
+static int plot_args(int argc, char **argv, struct plot_args *pa)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -841,69 +853,66 @@ int plot_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = "plot.svg", **labels = NULL, *name;
-	struct plot_result *res = NULL;
-	struct plot_paths paths = { 0 };
-	size_t n_labels = 0, n = 0;
-	char err[1024], **own_labels = NULL;
-	cJSON **roots = NULL;
-	int c, rc = EXIT_USAGE, panels;
-	bool png;
+	struct args a = { .cmd = "plot", .prefixed = true, .longopts = opts,
+			  .usage = plot_usage };
+	const char *name;
+	int c;
 
-	labels = calloc((size_t)argc, sizeof(*labels));
-	if (!labels) {
+	pa->labels = calloc((size_t)argc, sizeof(*pa->labels));
+	if (!pa->labels) {
 		msg_error("plot: out of memory");
 		return EXIT_RUN_FAILED;
 	}
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:l:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'l':
-			labels[n_labels++] = optarg;
-			break;
-		case 'h':
-			plot_usage(stdout);
-			rc = EXIT_OK;
-			goto out;
-		case ':':
-			msg_error("plot: option %s needs a value (aimsweep plot --help)",
-				  argv[optind - 1]);
-			goto out;
-		default:
-			if (optopt)
-				msg_error("plot: unknown option -%c (aimsweep plot --help)",
-					  optopt);
-			else
-				msg_error("plot: unknown option %s (aimsweep plot --help)",
-					  argv[optind - 1]);
-			goto out;
-		}
+	while ((c = args_next(&a, argc, argv)) != ARGS_END) {
+		if (c < 0)
+			return args_status(c);
+		if (c == 'o')
+			pa->out = optarg;
+		if (c == 'l')
+			pa->labels[pa->n_labels++] = optarg;
 	}
-	n = (size_t)(argc - optind);
-	if (!n) {
-		msg_error("plot: which result.json files? (aimsweep plot --help)");
-		goto out;
-	}
-	if (n_labels > n) {
+	pa->n = (size_t)(argc - optind);
+	if (!pa->n)
+		return args_error(&a, "which result.json files?");
+	if (pa->n_labels > pa->n) {
 		msg_error("plot: %zu labels for %zu results: one --label per result at most",
-			  n_labels, n);
-		goto out;
+			  pa->n_labels, pa->n);
+		return EXIT_USAGE;
 	}
-	png = ends_with(out, ".png");
-	name = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
-	if ((!png && !ends_with(out, ".svg")) || strlen(name) <= 4) {
+	pa->png = ends_with(pa->out, ".png");
+	name = strrchr(pa->out, '/') ? strrchr(pa->out, '/') + 1 : pa->out;
+	if ((!pa->png && !ends_with(pa->out, ".svg")) || strlen(name) <= 4) {
 		msg_error("plot: -o %s: the picture's name must end in .svg or .png",
-			  out);
-		goto out;
+			  pa->out);
+		return EXIT_USAGE;
 	}
-	if (!gp_literal(out)) {
+	if (!gp_literal(pa->out)) {
 		msg_error("plot: -o: the name has control characters or is not UTF-8; the script could not name it");
-		goto out;
+		return EXIT_USAGE;
 	}
+	return -1;
+}
+
+int plot_main(int argc, char **argv)
+{
+	struct plot_args pa = { .out = "plot.svg" };
+	const char *out, **labels;
+	struct plot_result *res = NULL;
+	struct plot_paths paths = { 0 };
+	size_t n_labels, n;
+	char err[1024], **own_labels = NULL;
+	cJSON **roots = NULL;
+	int c, rc, panels;
+	bool png;
+
+	rc = plot_args(argc, argv, &pa);
+	out = pa.out;
+	labels = pa.labels;
+	n_labels = pa.n_labels;
+	n = pa.n;
+	png = pa.png;
+	if (rc >= 0)
+		goto out;
 	rc = EXIT_RUN_FAILED;
 	res = calloc(n, sizeof(*res));
 	roots = calloc(n, sizeof(*roots));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/args.h"
 #include "driver/report_formats.h"
 #include "driver/result_read.h"
 #include "driver/util.h"
@@ -510,45 +511,25 @@ int report_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct args a = { .cmd = "report", .prefixed = true, .longopts = opts,
+			  .usage = report_usage };
 	enum report_format fmt = REPORT_DEFAULT;
 	char err[1024];
 	cJSON *root;
 	int c, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (!report_format_parse(optarg, &fmt)) {
-				msg_error("report: unknown format '%s' (" REPORT_FORMAT_NAMES ")",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			report_usage(stdout);
-			return EXIT_OK;
-		case ':':
-			msg_error("report: option %s needs a value (aimsweep report --help)",
-				  argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			if (optopt)
-				msg_error("report: unknown option -%c (aimsweep report --help)",
-					  optopt);
-			else
-				msg_error("report: unknown option %s (aimsweep report --help)",
-					  argv[optind - 1]);
+	while ((c = args_next(&a, argc, argv)) != ARGS_END) {
+		if (c < 0)
+			return args_status(c);
+		if (c == 'f' && !report_format_parse(optarg, &fmt)) {
+			msg_error("report: unknown format '%s' (" REPORT_FORMAT_NAMES ")",
+				  optarg);
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
-		msg_error(optind == argc ?
-			  "report: which result.json? (aimsweep report --help)" :
-			  "report: one result.json at a time (aimsweep report --help)");
-		return EXIT_USAGE;
-	}
+	if (optind != argc - 1)
+		return args_error(&a, optind == argc ? "which result.json?" :
+				  "one result.json at a time");
 	root = result_read(argv[optind], err, sizeof(err));
 	if (!root) {
 		msg_error("%s", err);

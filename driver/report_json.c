@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "driver/options.h"
 #include "driver/report_json.h"
 #include "driver/stats.h"
 #include "driver/users.h"
@@ -95,92 +96,14 @@ static void add_host(struct builder *b, cJSON *root, const struct host_info *h)
 	add_num(b, o, "kdamonds", h->kdamonds);
 }
 
+/* What the run was asked to do: each option's row says its key. */
 static void add_params(struct builder *b, cJSON *root,
 		       const struct run_params *p)
 {
-	cJSON *o = add_obj(b, root, "params"), *levels, *dirs;
-	char seed[32];
+	cJSON *o = add_obj(b, root, "params");
 
-	add_str(b, o, "workfile", p->workfile_path);
-	levels = add_arr(b, o, "levels");
-	for (size_t i = 0; i < p->n_levels; i++) {
-		cJSON *n = cJSON_CreateNumber(p->levels[i]);
-
-		if (!n || !cJSON_AddItemToArray(levels, n)) {
-			cJSON_Delete(n);
-			b->failed = 1;
-		}
-	}
-	add_num(b, o, "runtime_s", p->runtime_s);
-	add_num(b, o, "warmup_s", p->warmup_s);
-	add_num(b, o, "grace_s", p->grace_s);
-	add_num(b, o, "interval_s", p->interval_s);
-	if (p->driver_sched)
-		add_str(b, o, "driver_scheduling", p->driver_sched);
-	add_num(b, o, "repeat", p->repeat);
-	add_str(b, o, "repeat_order",
-		p->interleave && p->repeat > 1 ? "interleaved" :
-						 "consecutive");
-	add_str(b, o, "mode", p->mode == MODE_THREAD ? "thread" : "process");
-	if (p->n_cpus) {
-		cJSON *cpus = add_arr(b, o, "cpus");
-
-		for (size_t i = 0; i < p->n_cpus; i++) {
-			cJSON *n = cJSON_CreateNumber(p->cpus[i]);
-
-			if (!n || !cJSON_AddItemToArray(cpus, n)) {
-				cJSON_Delete(n);
-				b->failed = 1;
-			}
-		}
-		add_str(b, o, "pinning", "user u runs on cpus[u mod n]");
-	} else {
-		add_str(b, o, "pinning", "none");
-	}
-	add_num(b, o, "knee", p->knee);
-	if (p->lock_profile) {
-		cJSON *lp = add_obj(b, o, "lock_profile");
-
-		add_num(b, lp, "seconds", p->lock_profile_s);
-		add_num(b, lp, "top", p->lock_profile_top);
-		if (!cJSON_AddBoolToObject(lp, "keep_profiles",
-					   p->keep_profiles))
-			b->failed = 1;
-	}
-	if (p->hook_cmd)
-		add_str(b, o, "hook", p->hook_cmd);
-	if (p->crossover > 0)
-		add_num(b, o, "stop_at_crossover", p->crossover);
-	/* A string: JSON numbers lose 64-bit integers in most readers. */
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)p->seed);
-	add_str(b, o, "seed", seed);
-	add_str(b, o, "layout", layout_name(p->layout));
-	dirs = add_arr(b, o, "scratch_dirs");
-	for (size_t i = 0; i < p->n_scratch; i++)
-		push_str(b, dirs, p->scratch_bases[i]);
-	dirs = add_arr(b, o, "scratch_fs");
-	for (size_t i = 0; i < p->n_scratch; i++) {
-		cJSON *fs = push_obj(b, dirs);
-
-		if (!fs)
-			continue;
-		add_str(b, fs, "type", p->scratch_fs[i].type);
-		if (p->scratch_fs[i].journal >= 0 &&
-		    !cJSON_AddBoolToObject(fs, "journal",
-					   p->scratch_fs[i].journal))
-			b->failed = 1;
-	}
-	if (p->config_path)
-		add_str(b, o, "config", p->config_path);
-	add_str(b, o, "output_dir", p->output_dir);
-	add_str(b, o, "cmdline", p->cmdline);
-	if (p->latency) {
-		cJSON *ls = add_obj(b, o, "latency_sampling");
-
-		add_str(b, ls, "rule", "each user times one op in N per job, N the smallest power of two (1 to 1024) for which two clock reads cost at most budget_pct of N ops, re-chosen after every timed op; only ops that end inside the window are recorded");
-		add_num(b, ls, "timer_ns", (double)p->timer_ns);
-		add_num(b, ls, "budget_pct", SAMPLE_BUDGET_PERMILLE / 10.0);
-	}
+	if (o && run_options_json(o, p))
+		b->failed = 1;
 }
 
 static void add_mix(struct builder *b, cJSON *root, const struct mix *m)

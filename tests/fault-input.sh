@@ -72,7 +72,7 @@ refused "unknown option --frobnicate=3" $r --frobnicate=3 "$wf"
 refused "unknown option -x" $r "$wf" -x
 refused "needs a value" $r "$wf" --levels
 refused "list: unknown argument 'frob'" list frob
-refused "list: unknown argument '-x'" list jobs -x
+refused "list: unknown option -x (aimsweep list --help)" list jobs -x
 refused "one workfile at most" $r -- -s "$wf"
 
 # Workfiles that are not text, not files, or not small.

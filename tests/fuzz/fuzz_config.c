@@ -5,19 +5,30 @@
 #include <string.h>
 
 #include "driver/config.h"
+#include "driver/options.h"
 
-/* What a read config promises the run; a broken promise is a crash. */
+/* What a read config promises the run: every setting is an option's,
+ * and the options take them all. A broken promise is a crash. */
 static void check_config(const struct config *c)
 {
-	if (c->n_diskdirs > CONFIG_MAX_DISKDIRS)
-		abort();
-	for (size_t i = 0; i < c->n_diskdirs; i++)
-		if (!c->diskdirs[i] || !c->diskdirs[i][0])
+	bool given[RUN_OPTIONS_MAX] = { false };
+	struct run_params *p = calloc(1, sizeof(*p));
+	char err[512];
+
+	for (size_t i = 0; i < c->n_settings; i++)
+		if (!c->settings[i].option ||
+		    !c->settings[i].option->config_key ||
+		    !c->settings[i].value[0])
 			abort();
-	if ((c->start_set && (!c->start_users || c->start_users > 1000000)) ||
-	    (c->end_set && (!c->end_users || c->end_users > 1000000)) ||
-	    (c->increment_set && (!c->increment || c->increment > 1000000)))
+	if (!p)
 		abort();
+	run_options_defaults(p);
+	if (config_apply(c, "fuzz", p, given, err, sizeof(err)) ||
+	    !p->start_users || p->start_users > MAX_USERS ||
+	    !p->end_users || p->end_users > MAX_USERS ||
+	    p->increment > MAX_USERS || p->n_scratch > MAX_SCRATCH_DIRS)
+		abort();
+	free(p);
 }
 
 /* Reads data as a config file; returns config_read()'s verdict. */
