@@ -568,6 +568,16 @@ cJSON *result_to_json(const struct run_result *r)
 	return root;
 }
 
+cJSON *json_read_back(cJSON *doc)
+{
+	char *text = doc ? cJSON_PrintUnformatted(doc) : NULL;
+	cJSON *back = text ? cJSON_Parse(text) : NULL;
+
+	cJSON_free(text);
+	cJSON_Delete(doc);
+	return back;
+}
+
 static int write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {
