@@ -630,50 +630,59 @@ static bool live_table(const struct run_params *p)
 	return !p->format || !strcmp(p->format, "default");
 }
 
-/* Prints the run in its -f format from its numbers as result.json holds
- * them, printed and read back, so that `report -f` of that file prints
- * the same to the last digit. */
-static void print_format(struct sweep *s)
+/* The run as result.json holds it, read back (json_read_back()); NULL
+ * after a message when memory is short. */
+static cJSON *saved_result(struct sweep *s)
 {
-	enum report_format fmt;
-	cJSON *root = result_to_json(&s->result), *saved = NULL;
-	char *text = root ? cJSON_PrintUnformatted(root) : NULL;
+	cJSON *doc = json_read_back(result_to_json(&s->result));
 
-	if (text)
-		saved = cJSON_Parse(text);
-	if (!saved || !report_format_parse(s->params->format, &fmt)) {
+	if (!doc)
 		msg_error("out of memory");
-		goto out;
-	}
-	report_print(stdout, saved, fmt, s->json_path);
-	fflush(stdout);
-out:
-	cJSON_Delete(saved);
-	cJSON_free(text);
-	cJSON_Delete(root);
+	return doc;
 }
 
-/* plot.svg and plot.png beside result.json, when gnuplot is here. */
-static void draw_plots(struct sweep *s)
+/* Prints the run in its -f format from its numbers as result.json holds
+ * them, so that `report -f` of that file prints the same to the last
+ * digit. */
+static void print_format(struct sweep *s, const cJSON *doc)
+{
+	enum report_format fmt;
+
+	if (!report_format_parse(s->params->format, &fmt)) {
+		msg_error("out of memory");
+		return;
+	}
+	report_print(stdout, doc, fmt, s->json_path);
+	fflush(stdout);
+}
+
+/* plot.svg and plot.png beside result.json, when gnuplot is here, drawn
+ * from the run's numbers as result.json holds them. */
+static void draw_plots(struct sweep *s, const cJSON *doc)
 {
 	static const char *const names[] = { "plot.svg", "plot.png" };
-	char out[PATH_MAX];
+	struct plot_result res = { .root = doc };
+	char out[PATH_MAX], *label;
 
 	if (!plot_find_in_path("gnuplot")) {
 		msg_info("gnuplot is not installed, so no plot was drawn (apt-get install gnuplot-nox; then aimsweep plot %s)",
 			 s->json_path);
 		return;
 	}
+	label = plot_label(doc, NULL, s->json_path);
+	if (!label) {
+		msg_error("plot: out of memory");
+		return;
+	}
+	res.label = label;
 	for (size_t i = 0; i < 2; i++) {
-		char *argv[] = { "plot", s->json_path, "-o", out, NULL };
-
 		if (!path_join(out, sizeof(out), s->result_dir, names[i]))
-			return;
+			break;
 		/* Its messages are its own; a plot that fails does not fail
 		 * the run, whose results are on disk already. */
-		optind = 0;
-		plot_main(4, argv);
+		plot_draw(&res, 1, out);
 	}
+	free(label);
 }
 
 /*
@@ -885,6 +894,8 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	char err[PATH_MAX + 256];
 	unsigned int max_users = max_level(p);
 	int status = EXIT_OK, rc;
+	cJSON *doc = NULL;
+	bool plot;
 
 	s.result.params = p;
 	s.result.mix = mix;
@@ -1005,14 +1016,18 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	if (write_result(&s) && status == EXIT_OK)
 		status = EXIT_RUN_FAILED;
 	progress_clear();
+	/* An interrupted run ends now: whoever stopped it is waiting. */
+	plot = !p->no_plot && result_peak_level(&s.result) >= 0 &&
+	       !run_interrupted;
+	if (!live_table(p) || plot)
+		doc = saved_result(&s);
 	if (live_table(p))
 		report_text_summary(stdout, &s.result);
-	else
-		print_format(&s);
-	/* An interrupted run ends now: whoever stopped it is waiting. */
-	if (!p->no_plot && result_peak_level(&s.result) >= 0 &&
-	    !run_interrupted)
-		draw_plots(&s);
+	else if (doc)
+		print_format(&s, doc);
+	if (plot && doc)
+		draw_plots(&s, doc);
+	cJSON_Delete(doc);
 	if (run_interrupted && interleaved(p))
 		msg_error("interrupted by SIG%s: kept %zu levels, each with the repeats it finished, in %s",
 			  sigabbrev_np(run_interrupted), s.result.n_levels,
