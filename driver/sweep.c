@@ -476,8 +476,8 @@ static void level_outcome(struct sweep *s, const struct level_run *lr,
 			size_t n = strlen(level->reason);
 
 			snprintf(level->reason + n, sizeof(level->reason) - n,
-				 " (and %u more user%s failed)", lr->failures - 1,
-				 lr->failures == 2 ? "" : "s");
+				 " (and %u more user%s failed)",
+				 lr->failures - 1, lr->failures == 2 ? "" : "s");
 		}
 	} else if (measured) {
 		if (collector_level(&s->t0, &s->t1, &s->arena, s->mix, users,
@@ -699,38 +699,42 @@ static cJSON *saved_result(struct sweep *s)
 /* Prints the run in its -f format from its numbers as result.json holds
  * them, so that `report -f` of that file prints the same to the last
  * digit. */
-static void print_format(struct sweep *s, const cJSON *doc)
+static void print_format(struct sweep *s)
 {
+	cJSON *doc = saved_result(s);
 	enum report_format fmt;
 
-	if (!report_format_parse(s->params->format, &fmt)) {
+	if (doc && report_format_parse(s->params->format, &fmt)) {
+		report_print(stdout, doc, fmt, s->json_path);
+		fflush(stdout);
+	} else if (doc) {
 		msg_error("out of memory");
-		return;
 	}
-	report_print(stdout, doc, fmt, s->json_path);
-	fflush(stdout);
+	cJSON_Delete(doc);
 }
 
 /* plot.svg and plot.png beside result.json, when gnuplot is here, drawn
  * from the run's numbers as result.json holds them. */
-static void draw_plots(struct sweep *s, const cJSON *doc)
+static void draw_plots(struct sweep *s)
 {
 	static const char *const names[] = { "plot.svg", "plot.png" };
-	struct plot_result res = { .root = doc };
-	char out[PATH_MAX], *label;
+	struct plot_result res = { 0 };
+	char out[PATH_MAX], *label = NULL;
+	cJSON *doc;
 
 	if (!plot_find_in_path("gnuplot")) {
 		msg_info("gnuplot is not installed, so no plot was drawn (apt-get install gnuplot-nox; then aimsweep plot %s)",
 			 s->json_path);
 		return;
 	}
-	label = plot_label(doc, NULL, s->json_path);
-	if (!label) {
+	doc = saved_result(s);
+	if (doc)
+		label = plot_label(doc, NULL, s->json_path);
+	if (doc && !label)
 		msg_error("plot: out of memory");
-		return;
-	}
+	res.root = doc;
 	res.label = label;
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; label && i < 2; i++) {
 		if (!path_join(out, sizeof(out), s->result_dir, names[i]))
 			break;
 		/* Its messages are its own; a plot that fails does not fail
@@ -738,6 +742,7 @@ static void draw_plots(struct sweep *s, const cJSON *doc)
 		plot_draw(&res, 1, out);
 	}
 	free(label);
+	cJSON_Delete(doc);
 }
 
 /*
@@ -1052,10 +1057,6 @@ static int run_consecutive(struct sweep *s)
 static int sweep_finish(struct sweep *s, int status)
 {
 	const struct run_params *p = s->params;
-	/* An interrupted run ends now: whoever stopped it is waiting. */
-	bool plot = !p->no_plot && result_peak_level(&s->result) >= 0 &&
-		    !run_interrupted;
-	cJSON *doc = NULL;
 
 	if (run_interrupted) {
 		s->result.status = RUN_INTERRUPTED;
@@ -1067,15 +1068,14 @@ static int sweep_finish(struct sweep *s, int status)
 	if (write_result(s) && status == EXIT_OK)
 		status = EXIT_RUN_FAILED;
 	progress_clear();
-	if (!live_table(p) || plot)
-		doc = saved_result(s);
 	if (live_table(p))
 		report_text_summary(stdout, &s->result);
-	else if (doc)
-		print_format(s, doc);
-	if (plot && doc)
-		draw_plots(s, doc);
-	cJSON_Delete(doc);
+	else
+		print_format(s);
+	/* An interrupted run ends now: whoever stopped it is waiting. */
+	if (!p->no_plot && result_peak_level(&s->result) >= 0 &&
+	    !run_interrupted)
+		draw_plots(s);
 	if (run_interrupted)
 		msg_error(interleaved(p) ?
 			  "interrupted by SIG%s: kept %zu levels, each with the repeats it finished, in %s" :
