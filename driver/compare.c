@@ -9,6 +9,7 @@
 #include "driver/args.h"
 #include "driver/compare.h"
 #include "driver/result_read.h"
+#include "driver/stats.h"
 #include "driver/util.h"
 
 /*
@@ -78,25 +79,17 @@ double student_t_two_sided_p(double t, double df)
 double welch_p_value(const struct repeat_stats *a,
 		     const struct repeat_stats *b, double *t, double *df)
 {
-	double va, vb, se2;
-
-	*t = NAN;
-	*df = NAN;
-	if (!(a->n >= 2 && b->n >= 2) || isnan(a->mean) || isnan(b->mean) ||
-	    !(a->stddev >= 0) || !(b->stddev >= 0))
+	/* b first: t is positive when b is higher. */
+	if (isnan(a->mean) || isnan(b->mean) || !(a->stddev >= 0) ||
+	    !(b->stddev >= 0) ||
+	    stats_welch(b->mean, b->stddev, b->n, a->mean, a->stddev, a->n, t,
+			df)) {
+		*t = NAN;
+		*df = NAN;
 		return NAN;
-	va = a->stddev * a->stddev / a->n;
-	vb = b->stddev * b->stddev / b->n;
-	se2 = va + vb;
-	if (se2 == 0) {
-		/* No spread on either side: any difference is real. */
-		*t = a->mean == b->mean ? 0.0 :
-		     copysign(INFINITY, b->mean - a->mean);
-		*df = a->n + b->n - 2;
-		return a->mean == b->mean ? 1.0 : 0.0;
 	}
-	*t = (b->mean - a->mean) / sqrt(se2);
-	*df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	/* With no spread on either side t is 0 or infinite, and p is 1 or
+	 * 0: any difference is real. */
 	return student_t_two_sided_p(*t, *df);
 }
 

@@ -22,9 +22,9 @@ struct repeat_stats {
 };
 
 /*
- * Welch's t-test of "a and b have the same mean", from each side's mean,
- * sample standard deviation and number of runs. Returns the two-sided
- * p-value and fills t (positive when b is higher) and the
+ * Welch's t-test (stats_welch()) of "a and b have the same mean", from
+ * each side's mean, sample standard deviation and number of runs. Returns
+ * the two-sided p-value and fills t (positive when b is higher) and the
  * Welch-Satterthwaite degrees of freedom; NaN when a side has n < 2.
  */
 double welch_p_value(const struct repeat_stats *a,

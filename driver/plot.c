@@ -584,6 +584,36 @@ static bool has_ok_level(const cJSON *root)
 	return false;
 }
 
+/* Every result's lines in every panel, one color per result; -1 when out
+ * of memory. */
+static int plot_results(struct plot_data *d, const struct plot_result *res,
+			size_t n)
+{
+	size_t n_machine_sys = 0;
+
+	for (size_t i = 0; i < n; i++)
+		n_machine_sys += has_machine_sys(res[i].root);
+	for (size_t i = 0; i < n; i++) {
+		int color = (int)(i % 8) + 1;
+
+		if (plot_levels(d, &res[i], color,
+				n_machine_sys > 0 && n_machine_sys < n) ||
+		    plot_job_p99(d, &res[i], color) ||
+		    plot_locks(d, &res[i], color))
+			return -1;
+	}
+	if (d->sys_derived) {
+		/* rusage covers each user's whole life, not the window:
+		 * say what the number is. */
+		d->panels[PANEL_SYS].title = d->sys_measured ?
+			"sys % vs users (marked: users' sys time)" :
+			"users' sys time % vs users";
+		d->panels[PANEL_SYS].ylabel = d->sys_measured ? "sys %" :
+			"users' stime / (window x CPUs) %";
+	}
+	return 0;
+}
+
 int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 	       const char *dat_path, const char *dat_name,
 	       const char *out_name, bool png, char *err, size_t errlen)
@@ -596,7 +626,6 @@ int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 	};
 	const char *gp_name = strrchr(gp_path, '/');
 	int active = 0, rc = -1;
-	size_t n_machine_sys = 0;
 	FILE *gp = NULL;
 
 	gp_name = gp_name ? gp_name + 1 : gp_path;
@@ -615,27 +644,9 @@ int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 	}
 	fprintf(d.dat, "# %s: aimsweep plot data, read by the script next to it; failed levels are left out, a blank line breaks the line there.\n",
 		dat_name);
-	for (size_t i = 0; i < n; i++)
-		n_machine_sys += has_machine_sys(res[i].root);
-	for (size_t i = 0; i < n; i++) {
-		int color = (int)(i % 8) + 1;
-
-		if (plot_levels(&d, &res[i], color,
-				n_machine_sys > 0 && n_machine_sys < n) ||
-		    plot_job_p99(&d, &res[i], color) ||
-		    plot_locks(&d, &res[i], color)) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
-	}
-	if (d.sys_derived) {
-		/* rusage covers each user's whole life, not the window:
-		 * say what the number is. */
-		d.panels[PANEL_SYS].title = d.sys_measured ?
-			"sys % vs users (marked: users' sys time)" :
-			"users' sys time % vs users";
-		d.panels[PANEL_SYS].ylabel = d.sys_measured ? "sys %" :
-			"users' stime / (window x CPUs) %";
+	if (plot_results(&d, res, n)) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
 	}
 	for (int i = 0; i < N_PANELS; i++) {
 		if (fflush(d.panels[i].clauses)) {
@@ -834,13 +845,137 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* Whether `out` can name a picture: FILE.svg or FILE.png, in text the
+ * script can quote. Says why not. */
+static bool output_name_ok(const char *out)
+{
+	const char *name = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+
+	if ((!ends_with(out, ".png") && !ends_with(out, ".svg")) ||
+	    strlen(name) <= 4) {
+		msg_error("plot: -o %s: the picture's name must end in .svg or .png",
+			  out);
+		return false;
+	}
+	if (!gp_literal(out)) {
+		msg_error("plot: -o: the name has control characters or is not UTF-8; the script could not name it");
+		return false;
+	}
+	return true;
+}
+
+char *plot_label(const cJSON *root, const char *label, const char *path)
+{
+	const char *kernel = json_str(json_obj(root, "host"),
+				      "kernel_release") ?: "?";
+	char *s;
+
+	/* The kernel is in every legend: two runs of one kernel and
+	 * workfile are told apart by --label, two kernels by this. */
+	if (label ? asprintf(&s, "%s (%s)", label, kernel) < 0 :
+	    asprintf(&s, "%s %s", kernel,
+		     json_str(json_obj(root, "mix"), "name") ?: path) < 0)
+		return NULL;
+	return s;
+}
+
+int plot_draw(const struct plot_result *res, size_t n, const char *out)
+{
+	struct plot_paths paths = { 0 };
+	char err[1024];
+	int panels, status, rc = -1;
+
+	if (!output_name_ok(out))
+		return -1;
+	if (plot_paths_make(out, &paths)) {
+		msg_error("plot: out of memory");
+		goto out;
+	}
+	panels = plot_write(res, n, paths.gp, paths.dat, paths.dat_name,
+			    paths.out_name, ends_with(out, ".png"), err,
+			    sizeof(err));
+	if (panels < 0) {
+		msg_error("plot: %s", err);
+		goto out;
+	}
+	if (!process_in_path("gnuplot")) {
+		msg_error("plot: gnuplot is not installed, so %s was not drawn (Debian, Ubuntu: apt-get install gnuplot-nox); wrote %s and %s: run `gnuplot %s` in %s to draw it",
+			  out, paths.gp, paths.dat, paths.gp_name, paths.dir);
+		rc = 0;
+		goto out;
+	}
+	/* A picture left from an earlier run must not pass for this one. */
+	if (unlink(out) && errno != ENOENT) {
+		msg_error("plot: cannot replace %s: %s", out, strerror(errno));
+		goto out;
+	}
+	status = run_gnuplot(paths.dir, paths.gp_name);
+	if (status != 0) {
+		if (status > 0)
+			msg_error("plot: gnuplot %s failed with status %d",
+				  paths.gp, status);
+		goto out;
+	}
+	/* On stderr: stdout may be a run's machine-readable output. */
+	msg_info("wrote %s (%d panels; gnuplot script %s, data %s)", out,
+		 panels, paths.gp, paths.dat);
+	rc = 0;
+out:
+	plot_paths_free(&paths);
+	return rc;
+}
+
+/* Frees what read_results() filled in. */
+static void results_free(struct plot_result *res, size_t n)
+{
+	for (size_t i = 0; res && i < n; i++) {
+		cJSON_Delete((cJSON *)res[i].root);
+		free((char *)res[i].label);
+	}
+	free(res);
+}
+
+/* Each of the n files in paths[] with its legend: the i-th of the
+ * n_labels --labels, else the file's own. NULL after a message. */
+static struct plot_result *read_results(char **paths, size_t n,
+					const char **labels, size_t n_labels)
+{
+	struct plot_result *res = calloc(n, sizeof(*res));
+	char err[1024];
+
+	if (!res) {
+		msg_error("plot: out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		res[i].root = result_read(paths[i], err, sizeof(err));
+		if (!res[i].root) {
+			msg_error("%s", err);
+			goto fail;
+		}
+		if (!has_ok_level(res[i].root))
+			msg_warn("plot: %s has no ok level, so it has no line",
+				 paths[i]);
+		res[i].label = plot_label(res[i].root,
+					  i < n_labels ? labels[i] : NULL,
+					  paths[i]);
+		if (!res[i].label) {
+			msg_error("plot: out of memory");
+			goto fail;
+		}
+	}
+	return res;
+fail:
+	results_free(res, n);
+	return NULL;
+}
+
 /* plot's command line. */
 struct plot_args {
 	const char *out;	/* -o */
 	const char **labels;	/* --label, in order; the caller frees it */
 	size_t n_labels;
 	size_t n;		/* results, from argv[optind] on */
-	bool png;
 };
 
 /* -1 to go on, else the exit status: 0 after the help, or after a
@@ -855,7 +990,6 @@ static int plot_args(int argc, char **argv, struct plot_args *pa)
 	};
 	struct args a = { .cmd = "plot", .prefixed = true, .longopts = opts,
 			  .usage = plot_usage };
-	const char *name;
 	int c;
 
 	pa->labels = calloc((size_t)argc, sizeof(*pa->labels));
@@ -879,114 +1013,24 @@ static int plot_args(int argc, char **argv, struct plot_args *pa)
 			  pa->n_labels, pa->n);
 		return EXIT_USAGE;
 	}
-	pa->png = ends_with(pa->out, ".png");
-	name = strrchr(pa->out, '/') ? strrchr(pa->out, '/') + 1 : pa->out;
-	if ((!pa->png && !ends_with(pa->out, ".svg")) || strlen(name) <= 4) {
-		msg_error("plot: -o %s: the picture's name must end in .svg or .png",
-			  pa->out);
-		return EXIT_USAGE;
-	}
-	if (!gp_literal(pa->out)) {
-		msg_error("plot: -o: the name has control characters or is not UTF-8; the script could not name it");
-		return EXIT_USAGE;
-	}
-	return -1;
+	return output_name_ok(pa->out) ? -1 : EXIT_USAGE;
 }
 
 int plot_main(int argc, char **argv)
 {
 	struct plot_args pa = { .out = "plot.svg" };
-	const char *out, **labels;
 	struct plot_result *res = NULL;
-	struct plot_paths paths = { 0 };
-	size_t n_labels, n;
-	char err[1024], **own_labels = NULL;
-	cJSON **roots = NULL;
-	int c, rc, panels;
-	bool png;
+	int rc;
 
 	rc = plot_args(argc, argv, &pa);
-	out = pa.out;
-	labels = pa.labels;
-	n_labels = pa.n_labels;
-	n = pa.n;
-	png = pa.png;
 	if (rc >= 0)
 		goto out;
 	rc = EXIT_RUN_FAILED;
-	res = calloc(n, sizeof(*res));
-	roots = calloc(n, sizeof(*roots));
-	own_labels = calloc(n, sizeof(*own_labels));
-	if (!res || !roots || !own_labels || plot_paths_make(out, &paths)) {
-		msg_error("plot: out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const char *path = argv[optind + (int)i];
-
-		roots[i] = result_read(path, err, sizeof(err));
-		if (!roots[i]) {
-			msg_error("%s", err);
-			goto out;
-		}
-		res[i].root = roots[i];
-		if (!has_ok_level(roots[i]))
-			msg_warn("plot: %s has no ok level, so it has no line",
-				 path);
-		/* The kernel is in every legend: two runs of one kernel and
-		 * workfile are told apart by --label, two kernels by this. */
-		if (i < n_labels ?
-		    asprintf(&own_labels[i], "%s (%s)", labels[i],
-			     json_str(json_obj(roots[i], "host"),
-				      "kernel_release") ?: "?") < 0 :
-		    asprintf(&own_labels[i], "%s %s",
-			     json_str(json_obj(roots[i], "host"),
-				      "kernel_release") ?: "?",
-			     json_str(json_obj(roots[i], "mix"), "name") ?:
-			     path) < 0) {
-			own_labels[i] = NULL;
-			msg_error("plot: out of memory");
-			goto out;
-		}
-		res[i].label = own_labels[i];
-	}
-	panels = plot_write(res, n, paths.gp, paths.dat, paths.dat_name,
-			    paths.out_name, png, err, sizeof(err));
-	if (panels < 0) {
-		msg_error("plot: %s", err);
-		goto out;
-	}
-	if (!process_in_path("gnuplot")) {
-		msg_error("plot: gnuplot is not installed, so %s was not drawn (Debian, Ubuntu: apt-get install gnuplot-nox); wrote %s and %s: run `gnuplot %s` in %s to draw it",
-			  out, paths.gp, paths.dat, paths.gp_name, paths.dir);
+	res = read_results(argv + optind, pa.n, pa.labels, pa.n_labels);
+	if (res && !plot_draw(res, pa.n, pa.out))
 		rc = EXIT_OK;
-		goto out;
-	}
-	/* A picture left from an earlier run must not pass for this one. */
-	if (unlink(out) && errno != ENOENT) {
-		msg_error("plot: cannot replace %s: %s", out, strerror(errno));
-		goto out;
-	}
-	c = run_gnuplot(paths.dir, paths.gp_name);
-	if (c != 0) {
-		if (c > 0)
-			msg_error("plot: gnuplot %s failed with status %d",
-				  paths.gp, c);
-		goto out;
-	}
-	/* On stderr: stdout may be a run's machine-readable output. */
-	msg_info("wrote %s (%d panels; gnuplot script %s, data %s)", out,
-		 panels, paths.gp, paths.dat);
-	rc = EXIT_OK;
 out:
-	for (size_t i = 0; roots && i < n; i++)
-		cJSON_Delete(roots[i]);
-	for (size_t i = 0; own_labels && i < n; i++)
-		free(own_labels[i]);
-	free(own_labels);
-	free(roots);
-	free(res);
-	free(labels);
-	plot_paths_free(&paths);
+	results_free(res, pa.n);
+	free(pa.labels);
 	return rc;
 }

@@ -29,6 +29,19 @@ int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 	       const char *dat_path, const char *dat_name,
 	       const char *out_name, bool png, char *err, size_t errlen);
 
+/*
+ * Draws `out`, a FILE.svg or FILE.png path, from results in memory: writes
+ * FILE.gp and FILE.dat next to it (plot_write()), then runs gnuplot there
+ * when it is installed. Returns 0 when written (drawn, or gnuplot is
+ * missing), -1 after a message.
+ */
+int plot_draw(const struct plot_result *res, size_t n, const char *out);
+
+/* A result's name in the legend: "LABEL (kernel)" for a --label, else
+ * "kernel workfile" (`path` when the file names no workfile). The caller
+ * frees it; NULL when out of memory. */
+char *plot_label(const cJSON *root, const char *label, const char *path);
+
 void plot_usage(FILE *f);
 /* `aimsweep plot` (argv[0] is "plot"); returns the exit status. */
 int plot_main(int argc, char **argv);

@@ -12,28 +12,6 @@
 #include "driver/result_read.h"
 #include "driver/util.h"
 
-static const char *const format_names[] = {
-	[REPORT_DEFAULT] = "default",
-	[REPORT_SIMPLE] = "simple",
-	[REPORT_JSON] = "json",
-	[REPORT_CSV] = "csv",
-	[REPORT_AIM7] = "aim7",
-	[REPORT_REAIM] = "reaim",
-	[REPORT_LKP] = "lkp",
-};
-
-bool report_format_parse(const char *name, enum report_format *fmt)
-{
-	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]);
-	     i++) {
-		if (!strcmp(name, format_names[i])) {
-			*fmt = (enum report_format)i;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* A right-aligned "%*.*f", or "-" where the number is missing. */
 static void put_fixed(FILE *f, int width, int prec, double v)
 {
@@ -423,37 +401,47 @@ static void print_lkp(FILE *f, const cJSON *root)
 			num_text(buf, sizeof(buf), json_num(peak, "jti")));
 }
 
+/* The formats by name. The default table needs the file's name and json
+ * can fail, so they have no plain printer. */
+static const struct {
+	const char *name;
+	void (*print)(FILE *f, const cJSON *root);
+} formats[] = {
+	[REPORT_DEFAULT] = { "default", NULL },
+	[REPORT_SIMPLE] = { "simple", print_simple },
+	[REPORT_JSON] = { "json", NULL },
+	[REPORT_CSV] = { "csv", print_csv },
+	[REPORT_AIM7] = { "aim7", print_aim7 },
+	[REPORT_REAIM] = { "reaim", print_reaim },
+	[REPORT_LKP] = { "lkp", print_lkp },
+};
+
+bool report_format_parse(const char *name, enum report_format *fmt)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (!strcmp(name, formats[i].name)) {
+			*fmt = (enum report_format)i;
+			return true;
+		}
+	}
+	return false;
+}
+
 int report_print(FILE *f, const cJSON *root, enum report_format fmt,
 		 const char *source)
 {
 	char *text;
 
-	switch (fmt) {
-	case REPORT_DEFAULT:
+	if (fmt == REPORT_DEFAULT) {
 		print_default(f, root, source);
-		break;
-	case REPORT_SIMPLE:
-		print_simple(f, root);
-		break;
-	case REPORT_JSON:
+	} else if (fmt == REPORT_JSON) {
 		text = cJSON_Print(root);
 		if (!text)
 			return ENOMEM;
 		fprintf(f, "%s\n", text);
 		free(text);
-		break;
-	case REPORT_CSV:
-		print_csv(f, root);
-		break;
-	case REPORT_AIM7:
-		print_aim7(f, root);
-		break;
-	case REPORT_REAIM:
-		print_reaim(f, root);
-		break;
-	case REPORT_LKP:
-		print_lkp(f, root);
-		break;
+	} else {
+		formats[fmt].print(f, root);
 	}
 	return 0;
 }

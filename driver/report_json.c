@@ -60,6 +60,25 @@ static cJSON *add_arr(struct builder *b, cJSON *o, const char *k)
 	return n;
 }
 
+/* One number of a group that add_nums() adds in order. */
+struct key_num {
+	const char *key;
+	double v;
+};
+
+static void add_nums(struct builder *b, cJSON *o, const struct key_num *kv,
+		     size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		add_num(b, o, kv[i].key, kv[i].v);
+}
+
+/* ADD_NUMS(b, o, { "key", value }, ...): the numbers into o, in order. */
+#define ADD_NUMS(b, o, ...)						\
+	add_nums(b, o, (const struct key_num[]){ __VA_ARGS__ },		\
+		 sizeof((const struct key_num[]){ __VA_ARGS__ }) /	\
+		 sizeof(struct key_num))
+
 static cJSON *push_obj(struct builder *b, cJSON *arr)
 {
 	cJSON *n = cJSON_CreateObject();
@@ -91,9 +110,9 @@ static void add_host(struct builder *b, cJSON *root, const struct host_info *h)
 	add_str(b, o, "kernel_version", h->kernel_version);
 	add_str(b, o, "machine", h->machine);
 	add_str(b, o, "cpu_model", h->cpu_model);
-	add_num(b, o, "cpus_online", h->cpus_online);
-	add_num(b, o, "memory_bytes", (double)h->memory_bytes);
-	add_num(b, o, "kdamonds", h->kdamonds);
+	ADD_NUMS(b, o, { "cpus_online", h->cpus_online },
+		 { "memory_bytes", (double)h->memory_bytes },
+		 { "kdamonds", h->kdamonds });
 }
 
 /* What the run was asked to do: each option's row says its key. */
@@ -214,12 +233,9 @@ static void add_spread(struct builder *b, cJSON *o, const char *runs,
 	}
 	free(tmp);
 	st = add_obj(b, o, stats);
-	add_num(b, st, "n", (double)n);
-	add_num(b, st, "mean", s.mean);
-	add_num(b, st, "stddev", s.stddev);
-	add_num(b, st, "min", s.min);
-	add_num(b, st, "max", s.max);
-	add_num(b, st, "cov", stats_cov(&s));
+	ADD_NUMS(b, st, { "n", (double)n }, { "mean", s.mean },
+		 { "stddev", s.stddev }, { "min", s.min }, { "max", s.max },
+		 { "cov", stats_cov(&s) });
 	if (!stats_ci95(&s, n, &low, &high)) {
 		add_num(b, st, "ci95_low", low);
 		add_num(b, st, "ci95_high", high);
@@ -334,34 +350,30 @@ static void add_level(struct builder *b, cJSON *levels,
 	dr = add_obj(b, o, "driver");
 	add_num(b, dr, "cpu_pct", l->driver_cpu_pct);
 	add_num(b, dr, "max_rss_kb", (double)l->driver_max_rss_kb);
-	add_num(b, o, "ops", (double)l->ops);
-	add_num(b, o, "errors", (double)l->errors);
-	add_num(b, o, "jobs_per_min", l->jobs_per_min);
-	add_num(b, o, "jobs_per_min_per_user", l->jobs_per_min_per_user);
-	add_num(b, o, "efficiency", l->efficiency);
-	add_num(b, o, "users_pinned", l->users_pinned);
+	ADD_NUMS(b, o, { "ops", (double)l->ops },
+		 { "errors", (double)l->errors },
+		 { "jobs_per_min", l->jobs_per_min },
+		 { "jobs_per_min_per_user", l->jobs_per_min_per_user },
+		 { "efficiency", l->efficiency },
+		 { "users_pinned", l->users_pinned });
 	pu = add_obj(b, o, "per_user_jobs_per_min");
-	add_num(b, pu, "min", l->user_min);
-	add_num(b, pu, "p10", l->user_p10);
-	add_num(b, pu, "median", l->user_median);
-	add_num(b, pu, "p90", l->user_p90);
-	add_num(b, pu, "max", l->user_max);
-	add_num(b, pu, "stddev", l->user_stddev);
-	add_num(b, pu, "cov", l->user_cov);
-	add_num(b, o, "jain", l->jain);
-	add_num(b, o, "jti", l->jti);
+	ADD_NUMS(b, pu, { "min", l->user_min }, { "p10", l->user_p10 },
+		 { "median", l->user_median }, { "p90", l->user_p90 },
+		 { "max", l->user_max }, { "stddev", l->user_stddev },
+		 { "cov", l->user_cov });
+	ADD_NUMS(b, o, { "jain", l->jain }, { "jti", l->jti });
 	add_intervals(b, o, l);
 	add_system(b, o, l);
 	if (l->n_repeats)
 		add_repeats(b, o, l);
 	ru = add_obj(b, o, "rusage");
-	add_num(b, ru, "utime_s", l->rusage.utime_s);
-	add_num(b, ru, "stime_s", l->rusage.stime_s);
-	add_num(b, ru, "voluntary_ctxsw", (double)l->rusage.nvcsw);
-	add_num(b, ru, "involuntary_ctxsw", (double)l->rusage.nivcsw);
-	add_num(b, ru, "minor_faults", (double)l->rusage.minflt);
-	add_num(b, ru, "major_faults", (double)l->rusage.majflt);
-	add_num(b, ru, "max_rss_kb", (double)l->rusage.maxrss_kb);
+	ADD_NUMS(b, ru, { "utime_s", l->rusage.utime_s },
+		 { "stime_s", l->rusage.stime_s },
+		 { "voluntary_ctxsw", (double)l->rusage.nvcsw },
+		 { "involuntary_ctxsw", (double)l->rusage.nivcsw },
+		 { "minor_faults", (double)l->rusage.minflt },
+		 { "major_faults", (double)l->rusage.majflt },
+		 { "max_rss_kb", (double)l->rusage.maxrss_kb });
 	jobs = add_arr(b, o, "jobs");
 	for (size_t i = 0; i < l->n_jobs; i++) {
 		const struct job_result *j = &l->jobs[i];
@@ -379,16 +391,16 @@ static void add_level(struct builder *b, cJSON *levels,
 		if (j->has_latency) {
 			cJSON *lat = add_obj(b, jo, "latency_ns");
 
-			add_num(b, lat, "samples", (double)j->lat_samples);
-			add_num(b, lat, "min", (double)j->lat_min_ns);
-			add_num(b, lat, "p50", (double)j->lat_p50_ns);
-			add_num(b, lat, "p90", (double)j->lat_p90_ns);
-			add_num(b, lat, "p99", (double)j->lat_p99_ns);
-			add_num(b, lat, "p999", (double)j->lat_p999_ns);
-			add_num(b, lat, "max", (double)j->lat_max_ns);
-			add_num(b, lat, "mean", j->lat_mean_ns);
-			add_num(b, lat, "sample_every_min", j->sample_every_min);
-			add_num(b, lat, "sample_every_max", j->sample_every_max);
+			ADD_NUMS(b, lat, { "samples", (double)j->lat_samples },
+				 { "min", (double)j->lat_min_ns },
+				 { "p50", (double)j->lat_p50_ns },
+				 { "p90", (double)j->lat_p90_ns },
+				 { "p99", (double)j->lat_p99_ns },
+				 { "p999", (double)j->lat_p999_ns },
+				 { "max", (double)j->lat_max_ns },
+				 { "mean", j->lat_mean_ns },
+				 { "sample_every_min", j->sample_every_min },
+				 { "sample_every_max", j->sample_every_max });
 		}
 		if (j->skipped) {
 			if (!cJSON_AddTrueToObject(jo, "skipped"))
@@ -489,6 +501,16 @@ cJSON *result_to_json(const struct run_result *r)
 		return NULL;
 	}
 	return root;
+}
+
+cJSON *json_read_back(cJSON *doc)
+{
+	char *text = doc ? cJSON_PrintUnformatted(doc) : NULL;
+	cJSON *back = text ? cJSON_Parse(text) : NULL;
+
+	cJSON_free(text);
+	cJSON_Delete(doc);
+	return back;
 }
 
 static int write_all(int fd, const char *buf, size_t len)

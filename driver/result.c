@@ -5,6 +5,21 @@
 
 #include "driver/result.h"
 
+/* Drops the level's arrays without freeing them: their owner is now
+ * another copy of it. */
+static void level_forget_arrays(struct level_result *level)
+{
+	level->jobs = NULL;
+	level->n_jobs = 0;
+	level->intervals = NULL;
+	level->n_intervals = 0;
+	level->repeat_jpm = NULL;
+	level->n_repeats = 0;
+	level->repeat_job_ops = NULL;
+	level->locks = NULL;
+	level->n_locks = 0;
+}
+
 int result_add_level(struct run_result *r, struct level_result *level)
 {
 	if (r->n_levels == r->cap_levels) {
@@ -17,15 +32,7 @@ int result_add_level(struct run_result *r, struct level_result *level)
 		r->cap_levels = cap;
 	}
 	r->levels[r->n_levels++] = *level;
-	level->jobs = NULL;
-	level->n_jobs = 0;
-	level->intervals = NULL;
-	level->n_intervals = 0;
-	level->repeat_jpm = NULL;
-	level->n_repeats = 0;
-	level->repeat_job_ops = NULL;
-	level->locks = NULL;
-	level->n_locks = 0;
+	level_forget_arrays(level);
 	return 0;
 }
 
@@ -43,15 +50,7 @@ void level_result_free(struct level_result *level)
 	free(level->repeat_jpm);
 	free(level->repeat_job_ops);
 	lock_entries_free(level->locks, level->n_locks);
-	level->locks = NULL;
-	level->n_locks = 0;
-	level->jobs = NULL;
-	level->n_jobs = 0;
-	level->intervals = NULL;
-	level->n_intervals = 0;
-	level->repeat_jpm = NULL;
-	level->n_repeats = 0;
-	level->repeat_job_ops = NULL;
+	level_forget_arrays(level);
 }
 
 void run_result_free(struct run_result *r)

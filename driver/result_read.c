@@ -210,13 +210,17 @@ out:
 	return root;
 }
 
+/* obj.key whatever its type; NULL when obj is not an object. */
+static const cJSON *json_item(const cJSON *obj, const char *key)
+{
+	return cJSON_IsObject(obj) ?
+	       cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
 double json_num(const cJSON *obj, const char *key)
 {
-	const cJSON *n;
+	const cJSON *n = json_item(obj, key);
 
-	if (!cJSON_IsObject(obj))
-		return NAN;
-	n = cJSON_GetObjectItemCaseSensitive(obj, key);
 	if (!cJSON_IsNumber(n) || !isfinite(n->valuedouble))
 		return NAN;
 	return n->valuedouble;
@@ -229,31 +233,22 @@ double json_num2(const cJSON *obj, const char *key1, const char *key2)
 
 const char *json_str(const cJSON *obj, const char *key)
 {
-	const cJSON *s;
+	const cJSON *s = json_item(obj, key);
 
-	if (!cJSON_IsObject(obj))
-		return NULL;
-	s = cJSON_GetObjectItemCaseSensitive(obj, key);
 	return cJSON_IsString(s) ? s->valuestring : NULL;
 }
 
 const cJSON *json_obj(const cJSON *obj, const char *key)
 {
-	const cJSON *o;
+	const cJSON *o = json_item(obj, key);
 
-	if (!cJSON_IsObject(obj))
-		return NULL;
-	o = cJSON_GetObjectItemCaseSensitive(obj, key);
 	return cJSON_IsObject(o) ? o : NULL;
 }
 
 const cJSON *json_arr(const cJSON *obj, const char *key)
 {
-	const cJSON *a;
+	const cJSON *a = json_item(obj, key);
 
-	if (!cJSON_IsObject(obj))
-		return NULL;
-	a = cJSON_GetObjectItemCaseSensitive(obj, key);
 	return cJSON_IsArray(a) ? a : NULL;
 }
 

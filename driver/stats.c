@@ -139,24 +139,24 @@ double stats_percentile(const double *v, size_t n, double q)
 	return result;
 }
 
-int stats_welch(double mean_a, double sd_a, size_t n_a, double mean_b,
-		double sd_b, size_t n_b, double *t, double *df)
+int stats_welch(double mean_a, double sd_a, double n_a, double mean_b,
+		double sd_b, double n_b, double *t, double *df)
 {
 	double va, vb, diff = mean_a - mean_b;
 
 	*t = *df = 0;
-	if (n_a < 2 || n_b < 2)
+	if (!(n_a >= 2 && n_b >= 2))
 		return EDOM;
 	/* The squared standard errors of the two means. */
-	va = sd_a * sd_a / (double)n_a;
-	vb = sd_b * sd_b / (double)n_b;
+	va = sd_a * sd_a / n_a;
+	vb = sd_b * sd_b / n_b;
 	if (va + vb == 0) {
 		*t = diff == 0 ? 0 : diff > 0 ? INFINITY : -INFINITY;
-		*df = (double)(n_a + n_b - 2);
+		*df = n_a + n_b - 2;
 		return 0;
 	}
 	*t = diff / sqrt(va + vb);
 	*df = (va + vb) * (va + vb) /
-	      (va * va / (double)(n_a - 1) + vb * vb / (double)(n_b - 1));
+	      (va * va / (n_a - 1) + vb * vb / (n_b - 1));
 	return 0;
 }

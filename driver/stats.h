@@ -60,12 +60,12 @@ double stats_percentile(const double *v, size_t n, double q);
  * Welch's unequal-variances t test of two means from their summaries:
  * t = (mean_a - mean_b) / sqrt(sd_a^2 / n_a + sd_b^2 / n_b), and the
  * Welch-Satterthwaite degrees of freedom. Compare |t| with
- * stats_t_crit95(df). Returns 0; EDOM when n_a or n_b is below 2 (t and
- * df are 0). When both stddevs are 0, t is 0 for equal means and an
- * infinity of the sign of the difference otherwise, and df is
- * n_a + n_b - 2.
+ * stats_t_crit95(df). The counts are doubles because they may come from
+ * a file. Returns 0; EDOM when n_a or n_b is below 2 or NaN (t and df are
+ * 0). When both stddevs are 0, t is 0 for equal means and an infinity of
+ * the sign of the difference otherwise, and df is n_a + n_b - 2.
  */
-int stats_welch(double mean_a, double sd_a, size_t n_a, double mean_b,
-		double sd_b, size_t n_b, double *t, double *df);
+int stats_welch(double mean_a, double sd_a, double n_a, double mean_b,
+		double sd_b, double n_b, double *t, double *df);
 
 #endif

@@ -353,13 +353,149 @@ static bool warm_up(struct sweep *s, struct level_run *lr, uint64_t deadline)
 	return true;
 }
 
+/* --layout shared: the directory every user of the level works in. A
+ * level that cannot have it fails, and so would every higher one. */
+static int make_shared_dirs(struct sweep *s, struct level_result *level)
+{
+	for (size_t i = 0; s->pool.shared_dirs && i < s->n_scratch; i++) {
+		if (mkdir(s->shared_dirs[i], 0700) && errno != EEXIST) {
+			level->status = LEVEL_FAILED;
+			snprintf(level->reason, sizeof(level->reason),
+				 "cannot create %s: %s", s->shared_dirs[i],
+				 strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* "8 users", with -r ", repeat 2 of 3": the level in progress lines. */
+static void level_tag(char *tag, size_t len, const struct run_params *p,
+		      unsigned int users, unsigned int repeat)
+{
+	snprintf(tag, len, "%u user%s", users, users == 1 ? "" : "s");
+	if (p->repeat > 1)
+		snprintf(tag + strlen(tag), len - strlen(tag),
+			 ", repeat %u of %u", repeat + 1, p->repeat);
+}
+
+/* The level's own directory, for the lock profile and the hook: level-8,
+ * its second 8 (--levels 8,8) level-8.2, and with -r each repeat its own,
+ * level-8-r1... */
+static void level_dir_name(const struct sweep *s, unsigned int users,
+			   size_t index, unsigned int repeat, char *dir,
+			   size_t len)
+{
+	const struct run_params *p = s->params;
+	unsigned int occurrence = 1;
+	int n;
+
+	for (size_t j = 0; j < index; j++)
+		occurrence += p->levels[j] == users;
+	n = snprintf(dir, len, "%s/level-%u", s->result_dir, users);
+	if (occurrence > 1)
+		n += snprintf(dir + n, len - (size_t)n, ".%u", occurrence);
+	if (p->repeat > 1)
+		snprintf(dir + n, len - (size_t)n, "-r%u", repeat + 1);
+}
+
+/*
+ * From the gate's opening to t0. The window starts with every user set up
+ * and in its loop, and each of them in it for at least half the warm-up:
+ * at thousands of users, or with jobs that write files to set up, coming
+ * through the gate (release_s) can take longer than the warm-up itself.
+ * false on a failure or a signal.
+ */
+static bool settle(struct sweep *s, struct level_run *lr, unsigned int users,
+		   uint64_t t_gate)
+{
+	uint64_t warmup = (uint64_t)(s->params->warmup_s * NSEC_PER_SEC);
+
+	return warm_up(s, lr, t_gate + warmup) &&
+	       !users_wait_through(&s->pool, lr) &&
+	       warm_up(s, lr, last_through_ns(&s->arena, users, t_gate) +
+				      warmup / 2);
+}
+
+/* The machine and the driver itself at t0. */
+struct window_start {
+	struct sysview sys;
+	struct rusage self;
+};
+
+/* t0: the machine's and the driver's counters, then the users'. */
+static void window_open(struct sweep *s, const struct level_run *lr,
+			unsigned int users, struct window_start *w)
+{
+	sysview_read(&w->sys);
+	getrusage(RUSAGE_SELF, &w->self);
+	/* Latency is recorded for ops that end between t0 and t1, as
+	 * closely as the flag can follow the two snapshots. */
+	__atomic_store_n(&s->arena.hdr->measuring, lr->gen, __ATOMIC_RELEASE);
+	snapshot_take(&s->t0, &s->arena, users);
+}
+
+/* After the window (sample_window()'s `ok`): latency stops, and a whole
+ * window gets the machine's CPU and the driver's own cost. Returns ok. */
+static bool window_close(struct sweep *s, struct level_result *level,
+			 const struct window_start *w, bool ok)
+{
+	struct sysview sys1;
+	struct rusage self1;
+
+	__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
+	if (!ok)
+		return false;
+	getrusage(RUSAGE_SELF, &self1);
+	sysview_read(&sys1);
+	level->has_cpu = sysview_delta(&w->sys, &sys1, &level->cpu);
+	level->driver_cpu_pct = 100.0 * (cpu_s(&self1) - cpu_s(&w->self)) /
+				((double)(s->t1.t_ns - s->t0.t_ns) /
+				 NSEC_PER_SEC);
+	level->driver_max_rss_kb = self1.ru_maxrss;
+	return true;
+}
+
+/* With the users parked: the level failed (why, and how many users), or
+ * its window's counters become its numbers. */
+static void level_outcome(struct sweep *s, const struct level_run *lr,
+			  unsigned int users, struct level_result *level,
+			  bool measured, uint64_t t_gate, uint64_t t_stop)
+{
+	level->rusage = lr->rusage;
+	if (measured) {
+		level->release_s = (double)(last_through_ns(&s->arena, users,
+							     t_gate) -
+					    t_gate) / NSEC_PER_SEC;
+		level->stop_s = (double)(now_ns() - t_stop) / NSEC_PER_SEC;
+	}
+	if (lr->failed) {
+		level->status = LEVEL_FAILED;
+		snprintf(level->reason, sizeof(level->reason), "%s", lr->reason);
+		if (lr->failures > 1) {
+			size_t n = strlen(level->reason);
+
+			snprintf(level->reason + n, sizeof(level->reason) - n,
+				 " (and %u more user%s failed)",
+				 lr->failures - 1, lr->failures == 2 ? "" : "s");
+		}
+	} else if (measured) {
+		if (collector_level(&s->t0, &s->t1, &s->arena, s->mix, users,
+				    level)) {
+			level->status = LEVEL_FAILED;
+			snprintf(level->reason, sizeof(level->reason),
+				 "out of memory while collecting results");
+		}
+	}
+}
+
 /*
  * One level: call the users to it (forking those the pool lacks), wait
  * for all of them at the gate, open it, let the warm-up pass while they
  * set up and start their loops, snapshot at t0 and t1, stop, wait for
- * them to park. The window is timed by the
- * parent alone, so users' start and stop skew is not in it. Returns false
- * when higher levels cannot work either.
+ * them to park. The window is timed by the parent alone, so users' start
+ * and stop skew is not in it. Returns false when higher levels cannot
+ * work either.
  */
 static bool run_level(struct sweep *s, unsigned int users, size_t index,
 		      unsigned int repeat, struct level_result *level)
@@ -367,54 +503,23 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	const struct run_params *p = s->params;
 	struct level_capture cap = { 0 };
 	char level_dir[PATH_MAX + 32], err[REASON_LEN], tag[64];
-	unsigned int occurrence;
 	struct level_run lr = { 0 };
-	int dir_len;
-	struct sysview sys0, sys1;
-	struct rusage self0, self1;
-	uint64_t warmup = (uint64_t)(p->warmup_s * NSEC_PER_SEC);
+	struct window_start w;
 	uint64_t t_start, t_gate = 0, t_stop;
-	bool measured = false, window_ok;
+	bool measured = false;
 
 	memset(level, 0, sizeof(*level));
 	level->users = users;
-	for (size_t i = 0; s->pool.shared_dirs && i < s->n_scratch; i++) {
-		if (mkdir(s->shared_dirs[i], 0700) && errno != EEXIST) {
-			level->status = LEVEL_FAILED;
-			snprintf(level->reason, sizeof(level->reason),
-				 "cannot create %s: %s", s->shared_dirs[i],
-				 strerror(errno));
-			return false;
-		}
-	}
-
-	snprintf(tag, sizeof(tag), "%u user%s", users, users == 1 ? "" : "s");
-	if (p->repeat > 1)
-		snprintf(tag + strlen(tag), sizeof(tag) - strlen(tag),
-			 ", repeat %u of %u", repeat + 1, p->repeat);
+	if (make_shared_dirs(s, level))
+		return false;
+	level_tag(tag, sizeof(tag), p, users, repeat);
 	progress_show("%s: starting", tag);
 	t_start = now_ns();
-	if (users_level_begin(&s->pool, &lr, users))
-		goto stop;
-	if (users_wait_ready(&s->pool, &lr))
+	if (users_level_begin(&s->pool, &lr, users) ||
+	    users_wait_ready(&s->pool, &lr))
 		goto stop;
 	level->start_s = (double)(now_ns() - t_start) / NSEC_PER_SEC;
-	/* The level's own directory, for the lock profile and the hook:
-	 * level-8, its second 8 (--levels 8,8) level-8.2, and with -r each
-	 * repeat its own, level-8-r1... */
-	occurrence = 1;
-	for (size_t j = 0; j < index; j++)
-		occurrence += p->levels[j] == users;
-	dir_len = snprintf(level_dir, sizeof(level_dir), "%s/level-%u",
-			   s->result_dir, users);
-	if (occurrence > 1)
-		dir_len += snprintf(level_dir + dir_len,
-				    sizeof(level_dir) - (size_t)dir_len, ".%u",
-				    occurrence);
-	if (p->repeat > 1)
-		snprintf(level_dir + dir_len,
-			 sizeof(level_dir) - (size_t)dir_len, "-r%u",
-			 repeat + 1);
+	level_dir_name(s, users, index, repeat, level_dir, sizeof(level_dir));
 	if (capture_prepare(&cap, p, users, index, level_dir, err,
 			    sizeof(err))) {
 		lr.failed = true;
@@ -425,68 +530,18 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	t_gate = now_ns();
 	users_release(&s->pool, &lr);
 	progress_show("%s: warm-up", tag);
-	if (!warm_up(s, &lr, t_gate + warmup))
+	if (!settle(s, &lr, users, t_gate))
 		goto stop;
-	/*
-	 * The window starts with every user set up and in its loop, and
-	 * each of them in it for at least half the warm-up: at thousands of
-	 * users, or with jobs that write files to set up, coming through
-	 * the gate (release_s) can take longer than the warm-up itself.
-	 */
-	if (users_wait_through(&s->pool, &lr))
-		goto stop;
-	if (!warm_up(s, &lr, last_through_ns(&s->arena, users, t_gate) +
-				     warmup / 2))
-		goto stop;
-	sysview_read(&sys0);
-	getrusage(RUSAGE_SELF, &self0);
-	/* Latency is recorded for ops that end between t0 and t1, as
-	 * closely as the flag can follow the two snapshots. */
-	__atomic_store_n(&s->arena.hdr->measuring, lr.gen, __ATOMIC_RELEASE);
-	snapshot_take(&s->t0, &s->arena, users);
+	window_open(s, &lr, users, &w);
 	capture_start(&cap);
-	window_ok = sample_window(s, &lr, users, level, tag);
-	__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
-	if (!window_ok)
-		goto stop;
-	getrusage(RUSAGE_SELF, &self1);
-	sysview_read(&sys1);
-	level->has_cpu = sysview_delta(&sys0, &sys1, &level->cpu);
-	level->driver_cpu_pct = 100.0 * (cpu_s(&self1) - cpu_s(&self0)) /
-				((double)(s->t1.t_ns - s->t0.t_ns) /
-				 NSEC_PER_SEC);
-	level->driver_max_rss_kb = self1.ru_maxrss;
-	measured = true;
+	measured = window_close(s, level, &w,
+				sample_window(s, &lr, users, level, tag));
 stop:
 	t_stop = now_ns();
 	progress_show("%s: stopping", tag);
 	users_stop(&s->pool, &lr);
 	users_level_end(&s->pool, &lr, p->grace_s);
-	level->rusage = lr.rusage;
-	if (measured) {
-		level->release_s = (double)(last_through_ns(&s->arena, users,
-							     t_gate) -
-					    t_gate) / NSEC_PER_SEC;
-		level->stop_s = (double)(now_ns() - t_stop) / NSEC_PER_SEC;
-	}
-	if (lr.failed) {
-		level->status = LEVEL_FAILED;
-		snprintf(level->reason, sizeof(level->reason), "%s", lr.reason);
-		if (lr.failures > 1) {
-			size_t n = strlen(level->reason);
-
-			snprintf(level->reason + n, sizeof(level->reason) - n,
-				 " (and %u more user%s failed)", lr.failures - 1,
-				 lr.failures == 2 ? "" : "s");
-		}
-	} else if (measured) {
-		if (collector_level(&s->t0, &s->t1, &s->arena, s->mix, users,
-				    level)) {
-			level->status = LEVEL_FAILED;
-			snprintf(level->reason, sizeof(level->reason),
-				 "out of memory while collecting results");
-		}
-	}
+	level_outcome(s, &lr, users, level, measured, t_gate, t_stop);
 	if (run_interrupted)
 		capture_abort(&cap);
 	else
@@ -630,50 +685,64 @@ static bool live_table(const struct run_params *p)
 	return !p->format || !strcmp(p->format, "default");
 }
 
-/* Prints the run in its -f format from its numbers as result.json holds
- * them, printed and read back, so that `report -f` of that file prints
- * the same to the last digit. */
-static void print_format(struct sweep *s)
+/* The run as result.json holds it, read back (json_read_back()); NULL
+ * after a message when memory is short. */
+static cJSON *saved_result(struct sweep *s)
 {
-	enum report_format fmt;
-	cJSON *root = result_to_json(&s->result), *saved = NULL;
-	char *text = root ? cJSON_PrintUnformatted(root) : NULL;
+	cJSON *doc = json_read_back(result_to_json(&s->result));
 
-	if (text)
-		saved = cJSON_Parse(text);
-	if (!saved || !report_format_parse(s->params->format, &fmt)) {
+	if (!doc)
 		msg_error("out of memory");
-		goto out;
-	}
-	report_print(stdout, saved, fmt, s->json_path);
-	fflush(stdout);
-out:
-	cJSON_Delete(saved);
-	cJSON_free(text);
-	cJSON_Delete(root);
+	return doc;
 }
 
-/* plot.svg and plot.png beside result.json, when gnuplot is here. */
+/* Prints the run in its -f format from its numbers as result.json holds
+ * them, so that `report -f` of that file prints the same to the last
+ * digit. */
+static void print_format(struct sweep *s)
+{
+	cJSON *doc = saved_result(s);
+	enum report_format fmt;
+
+	if (doc && report_format_parse(s->params->format, &fmt)) {
+		report_print(stdout, doc, fmt, s->json_path);
+		fflush(stdout);
+	} else if (doc) {
+		msg_error("out of memory");
+	}
+	cJSON_Delete(doc);
+}
+
+/* plot.svg and plot.png beside result.json, when gnuplot is here, drawn
+ * from the run's numbers as result.json holds them. */
 static void draw_plots(struct sweep *s)
 {
 	static const char *const names[] = { "plot.svg", "plot.png" };
-	char out[PATH_MAX];
+	struct plot_result res = { 0 };
+	char out[PATH_MAX], *label = NULL;
+	cJSON *doc;
 
 	if (!process_in_path("gnuplot")) {
 		msg_info("gnuplot is not installed, so no plot was drawn (apt-get install gnuplot-nox; then aimsweep plot %s)",
 			 s->json_path);
 		return;
 	}
-	for (size_t i = 0; i < 2; i++) {
-		char *argv[] = { "plot", s->json_path, "-o", out, NULL };
-
+	doc = saved_result(s);
+	if (doc)
+		label = plot_label(doc, NULL, s->json_path);
+	if (doc && !label)
+		msg_error("plot: out of memory");
+	res.root = doc;
+	res.label = label;
+	for (size_t i = 0; label && i < 2; i++) {
 		if (!path_join(out, sizeof(out), s->result_dir, names[i]))
-			return;
+			break;
 		/* Its messages are its own; a plot that fails does not fail
 		 * the run, whose results are on disk already. */
-		optind = 0;
-		plot_main(4, argv);
+		plot_draw(&res, 1, out);
 	}
+	free(label);
+	cJSON_Delete(doc);
 }
 
 /*
@@ -879,111 +948,96 @@ static void sweep_cleanup(struct sweep *s)
 	run_result_free(&s->result);
 }
 
-int sweep_run(struct run_params *p, const struct mix *mix)
+/* Counters for the largest level, perf's check, the scratch directories
+ * and the users' pool: what every level needs. Returns the exit status,
+ * EXIT_OK when the levels can run. */
+static int sweep_setup(struct sweep *s)
 {
-	struct sweep s = { .params = p, .mix = mix };
-	char err[PATH_MAX + 256];
+	struct run_params *p = s->params;
 	unsigned int max_users = max_level(p);
-	int status = EXIT_OK, rc;
+	char err[PATH_MAX + 256];
+	int rc;
 
-	s.result.params = p;
-	s.result.mix = mix;
-	s.result.status = RUN_RUNNING;
-	host_probe(&s.result.host);
-
-	install_signal_handlers();
-	p->timer_ns = timer_cost_ns();
-	driver_priority(p);
-	rc = arena_create(&s.arena, max_users, mix->n_entries,
-			  users_loop_bytes(mix), p->latency);
+	rc = arena_create(&s->arena, max_users, s->mix->n_entries,
+			  users_loop_bytes(s->mix), p->latency);
 	if (!rc)
-		rc = snapshot_alloc(&s.t0, max_users, mix->n_entries);
+		rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries);
 	if (!rc)
-		rc = snapshot_alloc(&s.t1, max_users, mix->n_entries);
+		rc = snapshot_alloc(&s->t1, max_users, s->mix->n_entries);
 	if (!rc)
-		rc = users_pool_init(&s.pool, max_users);
+		rc = users_pool_init(&s->pool, max_users);
 	if (rc) {
 		msg_error("cannot allocate counters for %u users: %s",
 			  max_users, strerror(rc));
-		status = EXIT_RUN_FAILED;
-		goto out;
+		return EXIT_RUN_FAILED;
 	}
 	/* perf must be able to record before anything is created. */
 	if (capture_wanted(p) && capture_check(p, err, sizeof(err))) {
-		if (run_interrupted) {
-			status = EXIT_INTERRUPTED + run_interrupted;
-		} else {
-			msg_error("%s", err);
-			status = EXIT_USAGE;
-		}
-		goto out;
+		if (run_interrupted)
+			return EXIT_INTERRUPTED + run_interrupted;
+		msg_error("%s", err);
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < p->n_scratch; i++) {
 		scratch_remove_stale(p->scratch_bases[i]);
-		if (scratch_create(&s.scratch[i], p->scratch_bases[i], err,
+		if (scratch_create(&s->scratch[i], p->scratch_bases[i], err,
 				   sizeof(err))) {
 			msg_error("%s", err);
-			status = EXIT_USAGE;
-			goto out;
+			return EXIT_USAGE;
 		}
-		s.n_scratch++;
-		s.run_dirs[i] = s.scratch[i].dir;
-		path_join(s.shared_paths[i], sizeof(s.shared_paths[i]),
-			  s.scratch[i].dir, "shared");
-		s.shared_dirs[i] = s.shared_paths[i];
+		s->n_scratch++;
+		s->run_dirs[i] = s->scratch[i].dir;
+		path_join(s->shared_paths[i], sizeof(s->shared_paths[i]),
+			  s->scratch[i].dir, "shared");
+		s->shared_dirs[i] = s->shared_paths[i];
 	}
-	s.pool.arena = &s.arena;
-	s.pool.mix = mix;
-	s.pool.params = p;
-	s.pool.run_dirs = s.run_dirs;
-	s.pool.n_dirs = s.n_scratch;
+	s->pool.arena = &s->arena;
+	s->pool.mix = s->mix;
+	s->pool.params = p;
+	s->pool.run_dirs = s->run_dirs;
+	s->pool.n_dirs = s->n_scratch;
 	if (p->layout == LAYOUT_SHARED)
-		s.pool.shared_dirs = s.shared_dirs;
+		s->pool.shared_dirs = s->shared_dirs;
 	/* Writing the empty result now proves the output directory works
 	 * before any level runs. */
-	if (make_result_dir(&s, err, sizeof(err))) {
+	if (make_result_dir(s, err, sizeof(err))) {
 		msg_error("%s", err);
-		status = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (write_result(&s)) {
-		status = EXIT_USAGE;
-		goto out;
-	}
+	return write_result(s) ? EXIT_USAGE : EXIT_OK;
+}
 
-	progress_init();
-	if (live_table(p))
-		report_text_header(stdout, &s.result, s.json_path);
-	if (interleaved(p))
-		status = run_interleaved(&s);
-	for (size_t i = 0; !interleaved(p) && i < p->n_levels &&
-			   !run_interrupted; i++) {
+/* The levels one after another, each -r times in a row; returns the
+ * run's exit status so far. */
+static int run_consecutive(struct sweep *s)
+{
+	const struct run_params *p = s->params;
+	int status = EXIT_OK;
+
+	for (size_t i = 0; i < p->n_levels && !run_interrupted; i++) {
 		struct level_result level;
 		bool go_on, crossed;
 
-		go_on = run_repeats(&s, p->levels[i], i, &level);
+		go_on = run_repeats(s, p->levels[i], i, &level);
 		if (run_interrupted) {
 			/* The level did not finish: it is not a result. */
 			level_result_free(&level);
 			break;
 		}
-		if (result_add_level(&s.result, &level)) {
+		if (result_add_level(&s->result, &level)) {
 			level_result_free(&level);
 			msg_error("out of memory");
-			status = EXIT_RUN_FAILED;
-			break;
+			return EXIT_RUN_FAILED;
 		}
-		crossed = scale_level(&s.result, p);
+		crossed = scale_level(&s->result, p);
 		progress_clear();
 		if (live_table(p))
-			report_text_level(stdout, &s.result,
-					  s.result.n_levels - 1);
+			report_text_level(stdout, &s->result,
+					  s->result.n_levels - 1);
 		if (level.status != LEVEL_OK)
 			status = EXIT_RUN_FAILED;
-		if (write_result(&s)) {
-			status = EXIT_RUN_FAILED;
-			break;
-		}
+		if (write_result(s))
+			return EXIT_RUN_FAILED;
 		if (!go_on) {
 			msg_error("stopping the ramp: higher levels would fail the same way");
 			break;
@@ -994,34 +1048,67 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 			break;
 		}
 	}
+	return status;
+}
+
+/* After the last level: result.json with the run's status, the summary
+ * (or the whole -f output), the plots, and what an interruption kept.
+ * Returns the run's exit status. */
+static int sweep_finish(struct sweep *s, int status)
+{
+	const struct run_params *p = s->params;
 
 	if (run_interrupted) {
-		s.result.status = RUN_INTERRUPTED;
-		s.result.interrupted_by = run_interrupted;
+		s->result.status = RUN_INTERRUPTED;
+		s->result.interrupted_by = run_interrupted;
 		status = EXIT_INTERRUPTED + run_interrupted;
 	} else {
-		s.result.status = status == EXIT_OK ? RUN_COMPLETE : RUN_FAILED;
+		s->result.status = status == EXIT_OK ? RUN_COMPLETE : RUN_FAILED;
 	}
-	if (write_result(&s) && status == EXIT_OK)
+	if (write_result(s) && status == EXIT_OK)
 		status = EXIT_RUN_FAILED;
 	progress_clear();
 	if (live_table(p))
-		report_text_summary(stdout, &s.result);
+		report_text_summary(stdout, &s->result);
 	else
-		print_format(&s);
+		print_format(s);
 	/* An interrupted run ends now: whoever stopped it is waiting. */
-	if (!p->no_plot && result_peak_level(&s.result) >= 0 &&
+	if (!p->no_plot && result_peak_level(&s->result) >= 0 &&
 	    !run_interrupted)
-		draw_plots(&s);
-	if (run_interrupted && interleaved(p))
-		msg_error("interrupted by SIG%s: kept %zu levels, each with the repeats it finished, in %s",
-			  sigabbrev_np(run_interrupted), s.result.n_levels,
-			  s.json_path);
-	else if (run_interrupted)
-		msg_error("interrupted by SIG%s: kept %zu finished levels in %s",
-			  sigabbrev_np(run_interrupted), s.result.n_levels,
-			  s.json_path);
-out:
+		draw_plots(s);
+	if (run_interrupted)
+		msg_error(interleaved(p) ?
+			  "interrupted by SIG%s: kept %zu levels, each with the repeats it finished, in %s" :
+			  "interrupted by SIG%s: kept %zu finished levels in %s",
+			  sigabbrev_np(run_interrupted), s->result.n_levels,
+			  s->json_path);
+	return status;
+}
+
+int sweep_run(struct run_params *p, const struct mix *mix)
+{
+	struct sweep s = { .params = p, .mix = mix };
+	int status;
+
+	s.result.params = p;
+	s.result.mix = mix;
+	s.result.status = RUN_RUNNING;
+	host_probe(&s.result.host);
+
+	install_signal_handlers();
+	p->timer_ns = timer_cost_ns();
+	driver_priority(p);
+	status = sweep_setup(&s);
+	if (status == EXIT_OK) {
+		progress_init();
+		if (live_table(p))
+			report_text_header(stdout, &s.result, s.json_path);
+		if (interleaved(p))
+			status = run_interleaved(&s);
+		else
+			status = run_consecutive(&s);
+		status = sweep_finish(&s, status);
+	}
 	sweep_cleanup(&s);
 	return status;
 }
