@@ -8,13 +8,14 @@
 
 /*
  * One getppid system call with no C library function around it. Every
- * return between a system call and the loop that made it costs: on the
- * development VM (kernel SRSO mitigation "Safe RET"), each frame between
- * the syscall instruction and the loop added 10-20 ns to a 140 ns call,
- * and the job calling getppid() from its run function made 6% fewer ops
- * than a bare loop whose op tail-called syscall(). Made in place, the
- * job's op returns once, as the bare loop's does. Other architectures
- * take the C library's wrapper.
+ * return between a system call and the loop that made it costs, and
+ * under a kernel mitigation such as SRSO's "Safe RET" a frame costs a
+ * visible share of a getppid call: a job that called getppid() from its
+ * run function, one frame more than a bare loop whose op tail-called
+ * syscall(), made measurably fewer ops than that loop
+ * (docs/performance.md). Made in place, the job's op returns once, as
+ * the bare loop's does. Other architectures take the C library's
+ * wrapper.
  */
 static inline void getppid_syscall(void)
 {

@@ -59,8 +59,8 @@ static int brk_own_heap(uintptr_t step)
  * where it asked, moved there by another, and then did nothing (brk()
  * returns at once when the break is already on the page asked for,
  * holding mmap_lock only briefly). How many calls were such no-ops
- * depended on how the threads interleaved; in one --mode thread run two
- * users ran 12.3M jobs/min each, against 8.3M in the runs around it. So
+ * depended on how the threads interleaved, so a thread-mode run's
+ * jobs/min swung far from the runs around it (docs/performance.md). So
  * in thread mode user u moves the break between pages 2u and 2u + 1
  * above it: only u asks for those, and it alternates, so each of its
  * calls finds the break elsewhere and moves it, by one page or more

@@ -15,11 +15,11 @@ REPS=${REPS:-5}
 OUT=${BENCH_OUT:-bench-results.md}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/aimsweep-bench.XXXXXX") || exit 1
-# creat runs in tmpfs where there is one: on this VM's root (ext4 without
-# a journal, which steps over recently deleted inodes when it creates a
-# file) the same creat loop ran 50k to 76k files/s from one second to the
-# next, which buried the harness's cost; on tmpfs it is steady. Elsewhere
-# it runs in $work.
+# creat runs in tmpfs where there is one: on ext4 without a journal,
+# which steps over recently deleted inodes when it creates a file, a
+# creat loop's rate swings from one second to the next by far more than
+# the harness costs (docs/performance.md); on tmpfs it is steady.
+# Elsewhere it runs in $work.
 fsdir=$work
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 	fsdir=$(mktemp -d /dev/shm/aimsweep-bench.XXXXXX) || fsdir=$work
@@ -33,9 +33,10 @@ trap 'exit 130' INT TERM
 started=$(date +%s)
 # The bench keeps to about BUDGET seconds: the 10000-user runs, the one
 # part that can stall (see DAMON below), get what is left of it once the
-# time the parts after them need (LATER, about 210 s here) is set aside,
-# and are stopped when that runs out. Ending a stopped run's users takes
-# its own time (18 s in a bench that took 575 s with a budget of 570).
+# time the parts after them need (LATER) is set aside, and are stopped
+# when that runs out. Ending a stopped run's users takes its own time, so
+# a bench whose 10000-user run was stopped can end some seconds past
+# BUDGET (docs/performance.md).
 BUDGET=${BUDGET:-550}
 LATER=230
 
@@ -91,14 +92,21 @@ part_done() {
 }
 
 : >"$OUT"
-say "aimsweep bench, $(date -u +%Y-%m-%dT%H:%MZ), $(uname -r), $(nproc) CPUs"
+# The first line names what the figures came from, so that a bench
+# output committed under docs/ names its commit and machine by itself:
+# the source tree's commit (with -dirty for uncommitted changes), the
+# CPU model, the kernel, the CPUs and the memory.
+commit=$(git -C "${SRCDIR:-.}" describe --always --dirty 2>/dev/null) ||
+	commit="unknown commit (not a git tree)"
+cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+say "aimsweep bench, $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, ${cpu_model:-unknown CPU}, $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
 say ""
 
 # --- 1. Per-op overhead: the job at 1 user against the same op bare. ---
-# The machine's speed drifts by more than the targets' 2-3%: on this VM
-# getppid ran 6.7 to 10.8 million calls a second from one 1 s run to the
-# next, and moved by a fifth or more within half a second. Runs one after
-# another, even interleaved, see different machines. So the two are
+# A shared machine's speed drifts by more than the targets' 2-3%, from one
+# second to the next and within half a second (docs/performance.md has
+# figures). Runs one after another, even interleaved, see different
+# machines. So the two are
 # measured at the same moments, on one CPU: a bare loop (tests/bench/bare
 # follow) runs on it from before the level until after it, the job's one
 # user is pinned beside it, and aimsweep's --hook cues the bare loop's
@@ -123,8 +131,8 @@ say "| op | control ratio | q1-q3 | ratio, latency on | q1-q3 | ratio, latency o
 say "|---|---:|---|---:|---|---:|---|---:|---:|---:|"
 # Starts the bare loop that the next run shares its CPU with, in a new
 # directory as deep as a user's (scratch/aimsweep.X/u0): reusing one lets
-# the bare creat find the dentries of its earlier runs' names, 9-17%
-# faster here than fresh.
+# the bare creat find the dentries of its earlier runs' names, which makes
+# it measurably faster than a fresh one, as a user's is.
 follow_start() {
 	rm -rf "$fsdir/bare"
 	mkdir -p "$fsdir/bare/run/u0"
@@ -272,11 +280,10 @@ say ""
 part_done peers
 
 # Per-user private memory: users of a running level, read from outside.
-# 30 users: on the development VM, /proc stopped showing the driver and
-# the users of a 100-user level half a second into it (ENOENT for
-# /proc/PID while they ran; a plain busy process stayed visible), which
-# we could not explain; 2, 10 and 30 users read fine, and a user's
-# private memory does not depend on how many others there are.
+# 30 users: a user's private memory does not depend on how many others
+# there are, and /proc has been seen to stop showing the driver and the
+# users of a 100-user level while they ran, unexplained
+# (docs/performance.md); 30 read fine.
 say "## Per-user memory (during a 30-user level)"
 say ""
 say "| workfile | users sampled | USS KiB (median) | PSS KiB (median) |"
@@ -453,7 +460,7 @@ say "earlier ones hold: that release time is the scheduler's round over N"
 say "busy tasks. aimsweep's users yield until all are through instead."
 say ""
 # Whether forking from two processes beats one, as measured: a gain of
-# under 5% is within this machine's drift.
+# under 5% is within a shared machine's drift.
 awk -v p="$(median <"$work/s.bsplit")" -v o="$(median <"$work/s.bready1000")" \
     -v r="$REPS" -v cpus="$(nproc)" 'BEGIN {
 	if (p == "nan" || o == "nan") { print "1000 bare children forked from two processes: no runs."; exit }
@@ -541,9 +548,10 @@ say ""
 say "The driver's RSS counts the pages of the shared arena it has read"
 say "(every user's counters and histograms), so it grows with users."
 # What a longer level may add: its interval samples, a few KiB. The peak
-# RSS of identical 100-user runs differed by up to 256 KiB here (the C
-# library's and the kernel's pages, not the driver's data), so growth
-# under RSS_SLACK_KB is not growth.
+# RSS of identical 100-user runs differs by a few hundred KiB (the C
+# library's and the kernel's pages, not the driver's data; 256 KiB at
+# most in the runs docs/performance.md names), so growth under
+# RSS_SLACK_KB is not growth.
 RSS_SLACK_KB=512
 awk -v s="${short:-}" -v l="${long:-}" -v k="$RSS_SLACK_KB" 'BEGIN {
 	if (s == "" || l == "") exit
