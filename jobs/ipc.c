@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jobs/aim7_msgs.h"
 #include "jobs/catalog.h"
 
 /*

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "jobs/aim7_msgs.h"
 #include "jobs/catalog.h"
 
 /*
