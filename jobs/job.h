@@ -144,6 +144,13 @@ int job_register_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
 /* Drops the record of an object the job has just removed itself, so that
  * a job that makes its objects in every op never runs out of records. */
 void job_unregister_sysv(const struct job_ctx *ctx, int id);
+/* A zeroed state of `size` bytes whose `uint64_t *progress` member, at
+ * offset progress_at, is the user's counter (ctx->progress); NULL when out
+ * of memory. JOB_STATE_NEW() takes the state's type. */
+void *job_state_new(const struct job_ctx *ctx, size_t size,
+		    size_t progress_at);
+#define JOB_STATE_NEW(ctx, type) \
+	((type *)job_state_new(ctx, sizeof(type), offsetof(type, progress)))
 /* Fills buf with bytes from a xorshift generator seeded with seed. */
 void job_fill_random(void *buf, size_t len, uint64_t seed);
 int job_path(char *buf, size_t len, const char *dir, const char *fmt, ...)
