@@ -130,6 +130,17 @@ static inline void job_progress(uint64_t *progress, unsigned long n)
 	job_progress_ticks(progress, n * JOB_PROGRESS_TICKS);
 }
 
+/* splitmix64: a small, fast generator, good enough to spread block
+ * offsets, shuffle names and draw the compute jobs' inputs. */
+static inline uint64_t job_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 /* Compute jobs store results here so the compiler cannot drop the work. */
 extern volatile uint64_t job_sink;
 
