@@ -61,20 +61,10 @@ static const struct job_syscall no_syscalls[] = { { NULL, 0, 0 } };
 #define CALLEE __attribute__((noinline))
 #endif
 
-/* splitmix64: a small, good generator for the per-user inputs. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* A uniform double in [0, 1). */
 static double rng_unit(uint64_t *s)
 {
-	return (double)(rng_next(s) >> 11) * 0x1p-53;
+	return (double)(job_random(s) >> 11) * 0x1p-53;
 }
 
 static void sink_double(double v)
