@@ -30,4 +30,9 @@ size_t aim7_msg_size(struct aim7_msgs *m);
 /* Passes count messages from wfd to rfd; 0 or a positive errno. */
 int aim7_msgs_pass(struct aim7_msgs *m, int rfd, int wfd, unsigned int count);
 
+/* The init() of a job whose state is its messages alone, a struct
+ * aim7_msgs of the user's own; its fini() is free(). */
+int aim7_msgs_stream_init(const struct job_ctx *ctx, void **state);
+int aim7_msgs_dgram_init(const struct job_ctx *ctx, void **state);
+
 #endif
