@@ -1,6 +1,7 @@
-/* jobs/disk.c: the AIM7 disk jobs: random and sequential reads, writes,
- * copies and updates of a per-user file in 1 KiB blocks, buffered,
- * synchronous or direct. */
+/* jobs/disk.c: the AIM7 disk jobs, on a file of the user's in 1 KiB blocks. */
+
+/* Random and sequential reads, writes, copies and updates, buffered,
+ * synchronous (O_SYNC) or direct (O_DIRECT). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

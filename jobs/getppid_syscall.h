@@ -1,5 +1,4 @@
-/* jobs/getppid_syscall.h: the getppid system call made in place, for the
- * null job and the bench's bare loop that it is measured against. */
+/* jobs/getppid_syscall.h: getppid made in place, for the null job and bench. */
 #ifndef AIMSWEEP_JOBS_GETPPID_SYSCALL_H
 #define AIMSWEEP_JOBS_GETPPID_SYSCALL_H
 
@@ -8,12 +7,11 @@
 
 /*
  * One getppid system call with no C library function around it. Every
- * return between a system call and the loop that made it costs: on the
- * development VM (kernel SRSO mitigation "Safe RET"), each frame between
- * the syscall instruction and the loop added 10-20 ns to a 140 ns call,
- * and the job calling getppid() from its run function made 6% fewer ops
- * than a bare loop whose op tail-called syscall(). Made in place, the
- * job's op returns once, as the bare loop's does. Other architectures
+ * return between a system call and the loop that made it costs, and
+ * under return-stack mitigations (such as SRSO's "Safe RET") it costs a
+ * measurable share of a call this cheap. Made in place, the job's op
+ * returns once, as the bare loop of the bench (which it is held against)
+ * does, so that the two differ only by the harness. Other architectures
  * take the C library's wrapper.
  */
 static inline void getppid_syscall(void)

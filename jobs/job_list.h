@@ -1,4 +1,4 @@
-/* jobs/job_list.h: every job aimsweep can run, one line each, in table order. */
+/* jobs/job_list.h: every job aimsweep can run, one line each, in order. */
 
 /*
  * JOB(id) stands for the row `const struct job job_<id>` that the job's
