@@ -84,7 +84,7 @@ static int msg_wait(int fd, short events)
  * Writes one whole message to fd, or with `in` reads one from it. A
  * datagram moves whole or it is EIO; so is the end of file on a read.
  */
-static int msg_move(struct aim7_msgs *m, int fd, size_t size, bool in)
+static inline int msg_move(struct aim7_msgs *m, int fd, size_t size, bool in)
 {
 	size_t done = 0;
 	ssize_t n;
