@@ -160,7 +160,9 @@ static int creat_prepare(void *state)
 
 static int creat_run(void *state)
 {
-	return file_creat_next(state, &((struct file_state *)state)->fd);
+	struct file_state *st = state;
+
+	return file_creat_next(st, &st->fd);
 }
 
 /* unlink: the op is one unlink() of an existing file, which prepare()
