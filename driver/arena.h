@@ -17,7 +17,8 @@
  * Words the parent writes and every user reads, each on its own line.
  * Users live across levels; each level has a generation number, and the
  * gate and stop words hold the generation they were last opened or raised
- * for, so a stale word can never release or stop a new level.
+ * for, so a stale word can never release or stop a new level. The pad
+ * arrays fill each line to its end.
  */
 struct arena_header {
 	/* The level users are called to, its generation << 32 | its
@@ -36,9 +37,9 @@ struct arena_header {
 	uint32_t parked;	/* users that finished the level */
 	char pad4[CACHE_LINE - sizeof(uint32_t)];
 	uint32_t passed;	/* users through the gate and set up */
-	char pad6[CACHE_LINE - sizeof(uint32_t)];
-	uint32_t measuring;	/* == level_gen between t0 and t1 */
 	char pad5[CACHE_LINE - sizeof(uint32_t)];
+	uint32_t measuring;	/* == level_gen between t0 and t1 */
+	char pad6[CACHE_LINE - sizeof(uint32_t)];
 } __attribute__((aligned(CACHE_LINE)));
 
 /* What a user used during one level, from its own getrusage(). */
@@ -70,7 +71,7 @@ struct entry_counters {
 	int32_t last_errno;
 	int32_t skipped;	/* init() said JOB_SKIPPED */
 	uint32_t sample_every;	/* the latency sampling period it ended with */
-	uint32_t pad;
+	uint32_t pad;		/* alignment to 8 bytes, made explicit */
 };
 
 /* A user's slot: written only by that user, read by the parent. */

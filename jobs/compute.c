@@ -61,20 +61,10 @@ static const struct job_syscall no_syscalls[] = { { NULL, 0, 0 } };
 #define CALLEE __attribute__((noinline))
 #endif
 
-/* splitmix64: a small, good generator for the per-user inputs. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* A uniform double in [0, 1). */
 static double rng_unit(uint64_t *s)
 {
-	return (double)(rng_next(s) >> 11) * 0x1p-53;
+	return (double)(job_random(s) >> 11) * 0x1p-53;
 }
 
 static void sink_double(double v)
@@ -83,11 +73,6 @@ static void sink_double(double v)
 
 	memcpy(&bits, &v, sizeof(bits));
 	job_sink = bits;
-}
-
-static void compute_fini(void *state)
-{
-	free(state);
 }
 
 /*
@@ -108,14 +93,13 @@ struct arith_state {
 static int arith_init(const struct job_ctx *ctx, void **state, double x,
 		      double a, double b)
 {
-	struct arith_state *st = malloc(sizeof(*st));
+	struct arith_state *st = JOB_STATE_NEW(ctx, struct arith_state);
 
 	if (!st)
 		return ENOMEM;
 	st->x = x;
 	st->a = a;
 	st->b = b;
-	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -126,86 +110,64 @@ static int arith_init(const struct job_ctx *ctx, void **state, double x,
 	K(dst);								\
 } while (0)
 
-/* add.c: the same pass for every type. */
-#define ADD_PASS(K, x, a, b) do {					\
-	ARITH_OP(K, x, +=, a);						\
-	ARITH_OP(K, a, +=, b);						\
-	ARITH_OP(K, a, +=, b);						\
-	ARITH_OP(K, b, +=, x);						\
-	ARITH_OP(K, b, +=, x);						\
-	ARITH_OP(K, x, +=, a);						\
-	ARITH_OP(K, x, +=, a);						\
-	ARITH_OP(K, a, +=, b);						\
-	ARITH_OP(K, a, +=, b);						\
-	ARITH_OP(K, b, +=, x);						\
-	ARITH_OP(K, b, +=, x);						\
-	ARITH_OP(K, x, +=, a);						\
+/* A pass: the operation op on twelve (dst, src) pairs, in order. */
+#define ARITH_PASS(K, op, d1, s1, d2, s2, d3, s3, d4, s4, d5, s5,	\
+		   d6, s6, d7, s7, d8, s8, d9, s9, d10, s10, d11, s11,	\
+		   d12, s12) do {					\
+	ARITH_OP(K, d1, op, s1);					\
+	ARITH_OP(K, d2, op, s2);					\
+	ARITH_OP(K, d3, op, s3);					\
+	ARITH_OP(K, d4, op, s4);					\
+	ARITH_OP(K, d5, op, s5);					\
+	ARITH_OP(K, d6, op, s6);					\
+	ARITH_OP(K, d7, op, s7);					\
+	ARITH_OP(K, d8, op, s8);					\
+	ARITH_OP(K, d9, op, s9);					\
+	ARITH_OP(K, d10, op, s10);					\
+	ARITH_OP(K, d11, op, s11);					\
+	ARITH_OP(K, d12, op, s12);					\
 } while (0)
 
-/* mul.c: one pass for floating point... */
-#define MUL_FP_PASS(K, x, a, b) do {					\
-	ARITH_OP(K, x, *=, a);						\
-	ARITH_OP(K, a, *=, b);						\
-	ARITH_OP(K, a, *=, b);						\
-	ARITH_OP(K, b, *=, x);						\
-	ARITH_OP(K, b, *=, x);						\
-	ARITH_OP(K, x, *=, a);						\
-	ARITH_OP(K, x, *=, a);						\
-	ARITH_OP(K, a, *=, b);						\
-	ARITH_OP(K, a, *=, b);						\
-	ARITH_OP(K, b, *=, x);						\
-	ARITH_OP(K, b, *=, x);						\
-	ARITH_OP(K, x, *=, a);						\
-} while (0)
-
-/* ...and another for the integers, which all multiply by 1. */
-#define MUL_INT_PASS(K, x, a, b) do {					\
-	ARITH_OP(K, x, *=, a);						\
-	ARITH_OP(K, a, *=, b);						\
-	ARITH_OP(K, a, *=, b);						\
-	ARITH_OP(K, b, *=, a);						\
-	ARITH_OP(K, b, *=, a);						\
-	ARITH_OP(K, x, *=, b);						\
-	ARITH_OP(K, x, *=, a);						\
-	ARITH_OP(K, a, *=, b);						\
-	ARITH_OP(K, a, *=, b);						\
-	ARITH_OP(K, b, *=, a);						\
-	ARITH_OP(K, b, *=, a);						\
-	ARITH_OP(K, x, *=, b);						\
-} while (0)
+/* add.c: the same pass for every type. mul.c makes it with *= for
+ * floating point, and another for the integers, which all multiply by 1. */
+#define XAB_PASS(K, op, x, a, b) ARITH_PASS(K, op,			\
+	x, a,  a, b,  a, b,  b, x,  b, x,  x, a,			\
+	x, a,  a, b,  a, b,  b, x,  b, x,  x, a)
+#define ADD_PASS(K, x, a, b) XAB_PASS(K, +=, x, a, b)
+#define MUL_FP_PASS(K, x, a, b) XAB_PASS(K, *=, x, a, b)
+#define MUL_INT_PASS(K, x, a, b) ARITH_PASS(K, *=,			\
+	x, a,  a, b,  a, b,  b, a,  b, a,  x, b,			\
+	x, a,  a, b,  a, b,  b, a,  b, a,  x, b)
 
 /* div.c: the same split. */
-#define DIV_FP_PASS(K, x, a, b) do {					\
-	ARITH_OP(K, x, /=, a);						\
-	ARITH_OP(K, b, /=, x);						\
-	ARITH_OP(K, a, /=, b);						\
-	ARITH_OP(K, b, /=, a);						\
-	ARITH_OP(K, x, /=, b);						\
-	ARITH_OP(K, b, /=, x);						\
-	ARITH_OP(K, x, /=, a);						\
-	ARITH_OP(K, b, /=, x);						\
-	ARITH_OP(K, a, /=, b);						\
-	ARITH_OP(K, b, /=, a);						\
-	ARITH_OP(K, x, /=, b);						\
-	ARITH_OP(K, b, /=, x);						\
-} while (0)
-
-#define DIV_INT_PASS(K, x, a, b) do {					\
-	ARITH_OP(K, x, /=, a);						\
-	ARITH_OP(K, x, /=, b);						\
-	ARITH_OP(K, a, /=, b);						\
-	ARITH_OP(K, b, /=, a);						\
-	ARITH_OP(K, x, /=, a);						\
-	ARITH_OP(K, x, /=, b);						\
-	ARITH_OP(K, a, /=, b);						\
-	ARITH_OP(K, b, /=, a);						\
-	ARITH_OP(K, x, /=, a);						\
-	ARITH_OP(K, x, /=, b);						\
-	ARITH_OP(K, a, /=, b);						\
-	ARITH_OP(K, b, /=, a);						\
-} while (0)
+#define DIV_FP_PASS(K, x, a, b) ARITH_PASS(K, /=,			\
+	x, a,  b, x,  a, b,  b, a,  x, b,  b, x,			\
+	x, a,  b, x,  a, b,  b, a,  x, b,  b, x)
+#define DIV_INT_PASS(K, x, a, b) ARITH_PASS(K, /=,			\
+	x, a,  x, b,  a, b,  b, a,  x, a,  x, b,			\
+	a, b,  b, a,  x, a,  x, b,  a, b,  b, a)
 
 #define ARITH_OPS_PER_PASS 12
+
+/*
+ * The row of a compute job that makes no syscalls: what its inner op is
+ * (`what`, as AIM9 printed it), how many one op makes, its summary and
+ * deviation (or NULL), its init() and run().
+ */
+#define COMPUTE_JOB(id, what, inner, about, dev, init_fn, run_fn)	\
+const struct job job_##id = {						\
+	.name = #id,							\
+	.family = "compute",						\
+	.units = JOB_UNITS_AIM7,					\
+	.unit = what,							\
+	.inner_ops = inner,						\
+	.summary = about,						\
+	.syscalls = no_syscalls,					\
+	.deviation = dev,						\
+	.init = init_fn,						\
+	.run = run_fn,							\
+	.fini = free,							\
+}
 
 /*
  * One arithmetic job: its init(), run() and row. T is the C type computed
@@ -244,20 +206,9 @@ _Static_assert((passes) % (chunk) == 0 &&				\
 	       (chunk) * ARITH_OPS_PER_PASS % 1000 == 0,		\
 	       #id ": progress in whole thousands of operations");	\
 									\
-const struct job job_##id = {						\
-	.name = #id,							\
-	.family = "compute",						\
-	.units = JOB_UNITS_AIM7,					\
-	.unit = "Thousand " what,					\
-	.inner_ops = (passes) * ARITH_OPS_PER_PASS / 1000,		\
-	.summary = STR(passes) " passes of 12 dependent " #T " " ops	\
-		   " from " #x0 ", " #a0 ", " #b0,			\
-	.syscalls = no_syscalls,					\
-	.deviation = dev,						\
-	.init = id##_init,						\
-	.run = id##_run,						\
-	.fini = compute_fini,						\
-}
+COMPUTE_JOB(id, "Thousand " what, (passes) * ARITH_OPS_PER_PASS / 1000,	\
+	    STR(passes) " passes of 12 dependent " #T " " ops " from "	\
+	    #x0 ", " #a0 ", " #b0, dev, id##_init, id##_run)
 
 ARITH_JOB(add_short, short, ADD_PASS, OPAQUE_INT, 0, 3, -3, 2000000,
 	  5000, "additions", "Short Integer Additions", ARITH_FOLDED);
@@ -298,14 +249,14 @@ ARITH_JOB(div_double, double, DIV_FP_PASS, OPAQUE_FP, 1, 4, 0.25, 250000,
  * through pointers, as AIM's fcal* do; the pointers are thread-local so
  * that the users of threads mode keep apart. The callers sum what the
  * calls return, which AIM's drop: that also spaces out the 16 call sites,
- * whose time per call, packed into 32 bytes, varied threefold with the
- * loop's alignment on an x86 core.
+ * whose time per call, packed densely, depends on the loop's alignment.
  */
 #define FUN_ROUNDS		1000
 #define FUN_CALLS_PER_ROUND	512
 
 static __thread long *fun_count;
 static __thread const int *fun_step;
+static const int fun_one = 1;
 
 static CALLEE int fun_call0(void)
 {
@@ -341,9 +292,10 @@ struct fun_state {
 	uint64_t *progress;
 };
 
+/* init() runs in the user's own thread, which then runs the ops. */
 static int fun_cal_init(const struct job_ctx *ctx, void **state)
 {
-	struct fun_state *st = malloc(sizeof(*st));
+	struct fun_state *st = JOB_STATE_NEW(ctx, struct fun_state);
 
 	if (!st)
 		return ENOMEM;
@@ -351,7 +303,7 @@ static int fun_cal_init(const struct job_ctx *ctx, void **state)
 	st->call1 = fun_call1;
 	st->call2 = fun_call2;
 	st->call15 = fun_call15;
-	st->progress = ctx->progress;
+	fun_step = &fun_one;
 	*state = st;
 	return 0;
 }
@@ -360,73 +312,48 @@ static int fun_cal_init(const struct job_ctx *ctx, void **state)
 #define REPEAT16(s)	do { REPEAT4(s); REPEAT4(s); REPEAT4(s); REPEAT4(s); } \
 			while (0)
 
-static int fun_cal_run(void *state)
-{
-	const struct fun_state *st = state;
-	int (*call)(void) = st->call0;
-	long count = 0, sum = 0;
-	int one = 1;
+#define FUN_SUMMED "sums what the calls return, which reaim drops: one " \
+	"add per call, which keeps the cost of a call from varying with " \
+	"the alignment of densely packed call sites"
 
-	fun_count = &count;
-	fun_step = &one;
-	for (int n = FUN_ROUNDS; n--;) {
-		for (int i = FUN_CALLS_PER_ROUND / 16; i--;)
-			REPEAT16(sum += call());
-		job_progress(st->progress, FUN_CALLS_PER_ROUND);
-	}
-	job_sink = (uint64_t)(count + sum);
-	return 0;
-}
+/*
+ * One fun_cal job: its run() and row. A round is ROUND: the round's calls
+ * of `call`, the state's callee, each adding what it returns to sum; the
+ * round counter is n. args says what the callee takes, in words.
+ */
+#define FUN_CAL_JOB(id, callee, args, ROUND)				\
+static int id##_run(void *state)					\
+{									\
+	const struct fun_state *st = state;				\
+	__typeof__(st->callee) call = st->callee;			\
+	long count = 0, sum = 0;					\
+									\
+	fun_count = &count;						\
+	for (int n = FUN_ROUNDS; n--;) {				\
+		ROUND;							\
+		job_progress(st->progress, FUN_CALLS_PER_ROUND);	\
+	}								\
+	job_sink = (uint64_t)(count + sum);				\
+	return 0;							\
+}									\
+									\
+COMPUTE_JOB(id, "Function Calls (" args ")",				\
+	    FUN_ROUNDS * FUN_CALLS_PER_ROUND,				\
+	    "512000 calls through a pointer of a function with " args,	\
+	    FUN_SUMMED, fun_cal_init, id##_run)
 
-static int fun_cal1_run(void *state)
-{
-	const struct fun_state *st = state;
-	int (*call)(int) = st->call1;
-	long count = 0, sum = 0;
-
-	fun_count = &count;
-	for (int n = FUN_ROUNDS; n--;) {
-		for (int i = FUN_CALLS_PER_ROUND / 16; i--;)
-			REPEAT16(sum += call(n));
-		job_progress(st->progress, FUN_CALLS_PER_ROUND);
-	}
-	job_sink = (uint64_t)(count + sum);
-	return 0;
-}
-
-static int fun_cal2_run(void *state)
-{
-	const struct fun_state *st = state;
-	int (*call)(int, int) = st->call2;
-	long count = 0, sum = 0;
-
-	fun_count = &count;
-	for (int n = FUN_ROUNDS; n--;) {
-		for (int i = FUN_CALLS_PER_ROUND / 16; i--;)
-			REPEAT16(sum += call(n, i));
-		job_progress(st->progress, FUN_CALLS_PER_ROUND);
-	}
-	job_sink = (uint64_t)(count + sum);
-	return 0;
-}
-
-static int fun_cal15_run(void *state)
-{
-	const struct fun_state *st = state;
-	int (*call)(int, int, int, int, int, int, int, int, int, int, int, int,
-		    int, int, int) = st->call15;
-	long count = 0, sum = 0;
-
-	fun_count = &count;
-	for (int n = FUN_ROUNDS; n--;) {
-		for (int i = FUN_CALLS_PER_ROUND; i--;)
-			sum += call(i, i, i, i, i, i, i, i, i, i, i, i, i, i,
-				    i);
-		job_progress(st->progress, FUN_CALLS_PER_ROUND);
-	}
-	job_sink = (uint64_t)(count + sum);
-	return 0;
-}
+FUN_CAL_JOB(fun_cal, call0, "no arguments",
+	    for (int i = FUN_CALLS_PER_ROUND / 16; i--;)
+		    REPEAT16(sum += call()));
+FUN_CAL_JOB(fun_cal1, call1, "1 argument",
+	    for (int i = FUN_CALLS_PER_ROUND / 16; i--;)
+		    REPEAT16(sum += call(n)));
+FUN_CAL_JOB(fun_cal2, call2, "2 arguments",
+	    for (int i = FUN_CALLS_PER_ROUND / 16; i--;)
+		    REPEAT16(sum += call(n, i)));
+FUN_CAL_JOB(fun_cal15, call15, "15 arguments",
+	    for (int i = FUN_CALLS_PER_ROUND; i--;)
+		    sum += call(i, i, i, i, i, i, i, i, i, i, i, i, i, i, i));
 
 /*
  * sieve: int_fcns.c sieves the numbers below 10^6 five times over, each
@@ -446,13 +373,8 @@ struct sieve_state {
 
 static int sieve_init(const struct job_ctx *ctx, void **state)
 {
-	struct sieve_state *st = malloc(sizeof(*st));
-
-	if (!st)
-		return ENOMEM;
-	st->progress = ctx->progress;
-	*state = st;
-	return 0;
+	*state = JOB_STATE_NEW(ctx, struct sieve_state);
+	return *state ? 0 : ENOMEM;
 }
 
 static int sieve_run(void *state)
@@ -496,7 +418,7 @@ struct arg_state {
 
 static int arg_init(const struct job_ctx *ctx, void **state)
 {
-	struct arg_state *st = calloc(1, sizeof(*st));
+	struct arg_state *st = JOB_STATE_NEW(ctx, struct arg_state);
 	uint64_t rng = ctx->seed;
 
 	if (!st)
@@ -509,7 +431,6 @@ static int arg_init(const struct job_ctx *ctx, void **state)
 		free(st);
 		return EINVAL;
 	}
-	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -596,11 +517,10 @@ struct raph_state {
 
 static int raph_init(const struct job_ctx *ctx, void **state)
 {
-	struct raph_state *st = malloc(sizeof(*st));
+	struct raph_state *st = JOB_STATE_NEW(ctx, struct raph_state);
 
 	if (!st)
 		return ENOMEM;
-	st->progress = ctx->progress;
 	st->step = 0.05;
 	*state = st;
 	return 0;
@@ -657,7 +577,7 @@ struct small_state {
 
 static int small_init(const struct job_ctx *ctx, void **state)
 {
-	struct small_state *st = malloc(sizeof(*st));
+	struct small_state *st = JOB_STATE_NEW(ctx, struct small_state);
 
 	if (!st)
 		return ENOMEM;
@@ -666,8 +586,6 @@ static int small_init(const struct job_ctx *ctx, void **state)
 	st->v[2] = DBL_TRUE_MIN;
 	for (int i = 3; i < SMALL_VALUES; i++)
 		st->v[i] = fabs(st->v[i - 2] - st->v[i - 1]) / 2.0;
-	st->next = 0;
-	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -766,13 +684,8 @@ struct array_state {
 
 static int array_init(const struct job_ctx *ctx, void **state)
 {
-	struct array_state *st = malloc(sizeof(*st));
-
-	if (!st)
-		return ENOMEM;
-	st->progress = ctx->progress;
-	*state = st;
-	return 0;
+	*state = JOB_STATE_NEW(ctx, struct array_state);
+	return *state ? 0 : ENOMEM;
 }
 
 /* Entry (row, col) of a system with w columns: a[col + w * row]. */
@@ -871,13 +784,8 @@ struct string_state {
 
 static int string_init(const struct job_ctx *ctx, void **state)
 {
-	struct string_state *st = malloc(sizeof(*st));
-
-	if (!st)
-		return ENOMEM;
-	st->progress = ctx->progress;
-	*state = st;
-	return 0;
+	*state = JOB_STATE_NEW(ctx, struct string_state);
+	return *state ? 0 : ENOMEM;
 }
 
 /* Runs the 11 tests on each byte but the last; returns how many held. */
@@ -993,13 +901,12 @@ struct sort_state {
 
 static int sort_init(const struct job_ctx *ctx, void **state)
 {
-	struct sort_state *st = malloc(sizeof(*st));
+	struct sort_state *st = JOB_STATE_NEW(ctx, struct sort_state);
 
 	if (!st)
 		return ENOMEM;
 	for (int i = 0; i < SORT_SIZE; i++)
 		st->table[i] = i;
-	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -1079,7 +986,7 @@ static void misc_fini(void *state)
 
 static int misc_init(const struct job_ctx *ctx, void **state)
 {
-	struct misc_state *st = calloc(1, sizeof(*st));
+	struct misc_state *st = JOB_STATE_NEW(ctx, struct misc_state);
 	char path[PATH_MAX];
 	long max = sysconf(_SC_NGROUPS_MAX);
 	int err;
@@ -1087,7 +994,6 @@ static int misc_init(const struct job_ctx *ctx, void **state)
 	if (!st)
 		return ENOMEM;
 	st->fd = -1;
-	st->progress = ctx->progress;
 	st->ngroups_max = max > 0 && max <= INT_MAX ? (int)max : NGROUPS_MAX;
 	st->groups = calloc((size_t)st->ngroups_max, sizeof(gid_t));
 	if (!st->groups) {
@@ -1179,165 +1085,33 @@ static int misc_run(void *state)
 	return 0;
 }
 
-/* The rows of the jobs above that are not arithmetic. */
-#define FUN_SUMMED "sums what the calls return, which reaim drops: one " \
-	"add per call, which keeps the cost of a call from varying with " \
-	"the alignment of densely packed call sites"
-
-const struct job job_fun_cal = {
-	.name = "fun_cal",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Function Calls (no arguments)",
-	.inner_ops = FUN_ROUNDS * FUN_CALLS_PER_ROUND,
-	.summary = "512000 calls through a pointer of a function with no "
-		   "arguments",
-	.syscalls = no_syscalls,
-	.deviation = FUN_SUMMED,
-	.init = fun_cal_init,
-	.run = fun_cal_run,
-	.fini = compute_fini,
-};
-
-const struct job job_fun_cal1 = {
-	.name = "fun_cal1",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Function Calls (1 argument)",
-	.inner_ops = FUN_ROUNDS * FUN_CALLS_PER_ROUND,
-	.summary = "512000 calls through a pointer of a function with 1 "
-		   "argument",
-	.syscalls = no_syscalls,
-	.deviation = FUN_SUMMED,
-	.init = fun_cal_init,
-	.run = fun_cal1_run,
-	.fini = compute_fini,
-};
-
-const struct job job_fun_cal2 = {
-	.name = "fun_cal2",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Function Calls (2 arguments)",
-	.inner_ops = FUN_ROUNDS * FUN_CALLS_PER_ROUND,
-	.summary = "512000 calls through a pointer of a function with 2 "
-		   "arguments",
-	.syscalls = no_syscalls,
-	.deviation = FUN_SUMMED,
-	.init = fun_cal_init,
-	.run = fun_cal2_run,
-	.fini = compute_fini,
-};
-
-const struct job job_fun_cal15 = {
-	.name = "fun_cal15",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Function Calls (15 arguments)",
-	.inner_ops = FUN_ROUNDS * FUN_CALLS_PER_ROUND,
-	.summary = "512000 calls through a pointer of a function with 15 "
-		   "arguments",
-	.syscalls = no_syscalls,
-	.deviation = FUN_SUMMED,
-	.init = fun_cal_init,
-	.run = fun_cal15_run,
-	.fini = compute_fini,
-};
-
-const struct job job_sieve = {
-	.name = "sieve",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Integer Sieves",
-	.inner_ops = SIEVE_PASSES,
-	.summary = "5 sieves of Eratosthenes over the numbers below 1000000",
-	.syscalls = no_syscalls,
-	.init = sieve_init,
-	.run = sieve_run,
-	.fini = compute_fini,
-};
-
-const struct job job_num_rtns_1 = {
-	.name = "num_rtns_1",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Numeric Functions",
-	.inner_ops = NUM_PASSES,
-	.summary = "100 passes of exp, log, log10, pow, sqrt, fmod, frexp, "
-		   "ldexp, modf, floor, ceil, srand and rand",
-	.syscalls = no_syscalls,
-	.init = arg_init,
-	.run = num_rtns_run,
-	.fini = compute_fini,
-};
-
-const struct job job_new_raph = {
-	.name = "new_raph",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Zeros Found",
-	.inner_ops = RAPH_ZEROS,
-	.summary = "200 zeros of 1000 sin(x) cos(x) by Newton-Raphson",
-	.syscalls = no_syscalls,
-	.init = raph_init,
-	.run = raph_run,
-	.fini = compute_fini,
-};
-
-const struct job job_trig_rtns = {
-	.name = "trig_rtns",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Trigonometric Functions",
-	.inner_ops = TRIG_PASSES,
-	.summary = "10000 passes of sin, asin, cos, acos, tan, atan, tanh, "
-		   "sinh, cosh and atan2",
-	.syscalls = no_syscalls,
-	.init = arg_init,
-	.run = trig_rtns_run,
-	.fini = compute_fini,
-};
-
-const struct job job_series_1 = {
-	.name = "series_1",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Series Evaluations",
-	.inner_ops = SERIES_EVALS,
-	.summary = "100 sines summed from their Taylor series to convergence",
-	.syscalls = no_syscalls,
-	.init = small_init,
-	.run = series_run,
-	.fini = compute_fini,
-};
-
-const struct job job_matrix_rtns = {
-	.name = "matrix_rtns",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Point Transformations",
-	.inner_ops = MATRIX_POINTS,
-	.summary = "100 points transformed by a 4x4 matrix to screen "
-		   "coordinates",
-	.syscalls = no_syscalls,
-	.init = small_init,
-	.run = matrix_run,
-	.fini = compute_fini,
-};
-
-const struct job job_array_rtns = {
-	.name = "array_rtns",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Linear Systems Solved",
-	.inner_ops = ARRAY_SYSTEMS,
-	.summary = "20 linear systems of 5 to 100 equations solved by "
-		   "Gauss-Jordan elimination",
-	.syscalls = no_syscalls,
-	.init = array_init,
-	.run = array_run,
-	.fini = compute_fini,
-};
+/* The rows of the jobs above but the arithmetic and fun_cal ones, which
+ * their macros make; string_rtns and misc_rtns_1 make syscalls, and have
+ * rows of their own. */
+COMPUTE_JOB(sieve, "Integer Sieves", SIEVE_PASSES,
+	    "5 sieves of Eratosthenes over the numbers below 1000000", NULL,
+	    sieve_init, sieve_run);
+COMPUTE_JOB(num_rtns_1, "Numeric Functions", NUM_PASSES,
+	    "100 passes of exp, log, log10, pow, sqrt, fmod, frexp, ldexp, "
+	    "modf, floor, ceil, srand and rand", NULL, arg_init, num_rtns_run);
+COMPUTE_JOB(new_raph, "Zeros Found", RAPH_ZEROS,
+	    "200 zeros of 1000 sin(x) cos(x) by Newton-Raphson", NULL,
+	    raph_init, raph_run);
+COMPUTE_JOB(trig_rtns, "Trigonometric Functions", TRIG_PASSES,
+	    "10000 passes of sin, asin, cos, acos, tan, atan, tanh, sinh, "
+	    "cosh and atan2", NULL, arg_init, trig_rtns_run);
+COMPUTE_JOB(series_1, "Series Evaluations", SERIES_EVALS,
+	    "100 sines summed from their Taylor series to convergence", NULL,
+	    small_init, series_run);
+COMPUTE_JOB(matrix_rtns, "Point Transformations", MATRIX_POINTS,
+	    "100 points transformed by a 4x4 matrix to screen coordinates",
+	    NULL, small_init, matrix_run);
+COMPUTE_JOB(array_rtns, "Linear Systems Solved", ARRAY_SYSTEMS,
+	    "20 linear systems of 5 to 100 equations solved by Gauss-Jordan "
+	    "elimination", NULL, array_init, array_run);
+COMPUTE_JOB(sort_rtns_1, "Sort Operations", SORT_PASSES * 5,
+	    "6 qsorts of 10000 ints and 4000 bsearches", NULL, sort_init,
+	    sort_run);
 
 const struct job job_string_rtns = {
 	.name = "string_rtns",
@@ -1351,20 +1125,7 @@ const struct job job_string_rtns = {
 		{ "newfstatat", 0, 1 }, { NULL, 0, 0 } },
 	.init = string_init,
 	.run = string_run,
-	.fini = compute_fini,
-};
-
-const struct job job_sort_rtns_1 = {
-	.name = "sort_rtns_1",
-	.family = "compute",
-	.units = JOB_UNITS_AIM7,
-	.unit = "Sort Operations",
-	.inner_ops = SORT_PASSES * 5,
-	.summary = "6 qsorts of 10000 ints and 4000 bsearches",
-	.syscalls = no_syscalls,
-	.init = sort_init,
-	.run = sort_run,
-	.fini = compute_fini,
+	.fini = free,
 };
 
 const struct job job_misc_rtns_1 = {

@@ -1,6 +1,7 @@
-/* jobs/disk.c: the AIM7 disk jobs: random and sequential reads, writes,
- * copies and updates of a per-user file in 1 KiB blocks, buffered,
- * synchronous or direct. */
+/* jobs/disk.c: the AIM7 disk jobs, on a file of the user's in 1 KiB blocks. */
+
+/* Random and sequential reads, writes, copies and updates, buffered,
+ * synchronous (O_SYNC) or direct (O_DIRECT). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -80,19 +81,9 @@ struct disk_state {
 	char src_path[PATH_MAX]; /* the file made at init, if spec->source */
 };
 
-/* splitmix64: small, fast, and good enough to spread block offsets. */
-static uint64_t disk_random(struct disk_state *st)
-{
-	uint64_t z = (st->rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static off_t disk_random_offset(struct disk_state *st, unsigned long blocks)
 {
-	return (off_t)(disk_random(st) % blocks) * DISK_BLOCK;
+	return (off_t)(job_random(&st->rng) % blocks) * DISK_BLOCK;
 }
 
 /*
@@ -257,12 +248,15 @@ static int disk_make_file(struct disk_state *st, unsigned long blocks,
 	return err;
 }
 
-/* The O_DIRECT jobs begin as AIM7's do, by checking whether their target
- * is a device; here it is always the user's directory. */
-static int disk_stat_dir(const struct disk_state *st)
+/* Starts an op of `steps` transfers. The O_DIRECT jobs begin as AIM7's
+ * do, by checking whether their target is a device; here it is always the
+ * user's directory. */
+static int disk_op_start(struct disk_progress *p, const struct disk_state *st,
+			 unsigned long steps)
 {
 	struct stat sb;
 
+	disk_progress_start(p, st, steps);
 	if (st->spec->stat_dir && stat(st->dir, &sb))
 		return errno;
 	return 0;
@@ -282,9 +276,8 @@ static int disk_random_run(struct disk_state *st, unsigned long blocks,
 	struct disk_progress p;
 	int fd, err;
 
-	disk_progress_start(&p, st, st->loops + (disk_fill_counts(st) ?
+	err = disk_op_start(&p, st, st->loops + (disk_fill_counts(st) ?
 						 blocks : 0));
-	err = disk_stat_dir(st);
 	if (err)
 		return err;
 	err = disk_make_file(st, blocks, &p);
@@ -320,6 +313,24 @@ static int disk_rw_run(void *state)
 	struct disk_state *st = state;
 
 	return disk_random_run(st, st->loops, O_WRONLY, disk_rewrite_block);
+}
+
+/* The update of sync_disk_update's loop: read a block and write the next
+ * one, where the read left the offset, as in AIM7. */
+static int disk_update_block(int fd, unsigned char *buf)
+{
+	int err = disk_read_block(fd, buf);
+
+	return err ? err : disk_write_block(fd, buf);
+}
+
+/* sync_disk_update: write the file, then reopen it O_SYNC and update at
+ * half as many random blocks as it has. */
+static int disk_update_run(void *state)
+{
+	struct disk_state *st = state;
+
+	return disk_random_run(st, st->blocks, O_RDWR, disk_update_block);
 }
 
 /* Reads `blocks` blocks in order from the start of fd. */
@@ -364,8 +375,7 @@ static int disk_brd_run(void *state)
 	struct disk_progress p;
 	int fd, err;
 
-	disk_progress_start(&p, st, st->blocks);
-	err = disk_stat_dir(st);
+	err = disk_op_start(&p, st, st->blocks);
 	if (err)
 		return err;
 	fd = open(st->src_path, O_RDONLY | O_CLOEXEC | st->spec->io_flags);
@@ -385,8 +395,7 @@ static int disk_wrt_run(void *state)
 	struct disk_progress p;
 	int fd, err;
 
-	disk_progress_start(&p, st, st->loops);
-	err = disk_stat_dir(st);
+	err = disk_op_start(&p, st, st->loops);
 	if (err)
 		return err;
 	fd = disk_create(st);
@@ -430,35 +439,6 @@ static int disk_cp_run(void *state)
 	if (st->spec->unlink_again)
 		unlink(st->path);
 	return err;
-}
-
-/* sync_disk_update: write the file, then reopen it O_SYNC and, at half
- * as many random blocks as it has, read a block and write the next one
- * (the write goes where the read left the offset, as in AIM7). */
-static int disk_update_run(void *state)
-{
-	struct disk_state *st = state;
-	struct disk_progress p;
-	int fd, err;
-
-	disk_progress_start(&p, st, st->loops);
-	err = disk_make_file(st, st->blocks, &p);
-	if (err)
-		return err;
-	fd = open(st->path, O_RDWR | O_CLOEXEC | st->spec->io_flags);
-	if (fd < 0)
-		return disk_finish(st, -1, errno);
-	for (unsigned long i = 0; i < st->loops; i++) {
-		if (lseek(fd, disk_random_offset(st, st->blocks), SEEK_SET) < 0)
-			return disk_finish(st, fd, errno);
-		err = disk_read_block(fd, st->buf);
-		if (!err)
-			err = disk_write_block(fd, st->buf);
-		if (err)
-			return disk_finish(st, fd, err);
-		disk_step(&p);
-	}
-	return disk_finish(st, fd, 0);
 }
 
 static void disk_fini(void *state)
@@ -613,41 +593,6 @@ out:
 	return err;
 }
 
-/* One spec and init per job: the name tags the user's files. */
-#define DISK_JOB(job, ...)						\
-	static const struct disk_spec job##_spec = {			\
-		.name = #job, __VA_ARGS__				\
-	};								\
-	static int job##_init(const struct job_ctx *ctx, void **state)	\
-	{								\
-		return disk_init(ctx, state, &job##_spec);		\
-	}
-
-DISK_JOB(disk_rr, .create = DISK_CREAT)
-DISK_JOB(disk_rw, .create = DISK_CREAT)
-DISK_JOB(disk_rd, .create = DISK_CREAT)
-DISK_JOB(disk_wrt, .create = DISK_CREAT)
-DISK_JOB(disk_cp, .create = DISK_CREAT, .source = true, .unlink_again = true)
-DISK_JOB(disk_brr, .create = DISK_CREAT)
-DISK_JOB(disk_brw, .create = DISK_CREAT)
-DISK_JOB(disk_brd, .source = true)
-DISK_JOB(disk_bwrt, .create = DISK_CREAT)
-DISK_JOB(disk_bcp, .create = DISK_CREAT, .source = true, .unlink_again = true)
-DISK_JOB(sync_disk_rw, .create = O_TRUNC, .io_flags = O_SYNC, .half = true)
-DISK_JOB(sync_disk_wrt, .create = O_TRUNC | O_SYNC, .half = true)
-DISK_JOB(sync_disk_cp, .create = O_TRUNC | O_SYNC, .half = true,
-	 .source = true)
-DISK_JOB(sync_disk_update, .create = O_TRUNC, .io_flags = O_SYNC,
-	 .half = true)
-DISK_JOB(disk_dio_rr, .create = DISK_CREAT, .io_flags = O_DIRECT,
-	 .stat_dir = true)
-DISK_JOB(disk_dio_rw, .create = DISK_CREAT, .io_flags = O_DIRECT,
-	 .stat_dir = true)
-DISK_JOB(disk_dio_rd, .io_flags = O_DIRECT, .source = true, .stat_dir = true)
-DISK_JOB(disk_dio_wrt, .create = O_DIRECT, .stat_dir = true)
-DISK_JOB(disk_dio_cp, .create = O_DIRECT, .io_flags = O_DIRECT,
-	 .source = true)
-
 /* Syscalls of one op: { name, per op, per inner op }. */
 
 static const struct job_syscall rr_calls[] = {
@@ -697,293 +642,116 @@ static const struct job_syscall update_calls[] = {
 	{ "openat", 2 }, { "close", 2 }, { "unlink", 1 }, { "lseek", 0, 1 },
 	{ "read", 0, 1 }, { "write", 0, 3 }, { NULL, 0 } };
 
+/*
+ * One disk job: its spec, init() and row. what is its inner op, as AIM9
+ * printed it, size its blocks per op (disk_blocks or disk_half_blocks),
+ * about its summary, calls its syscalls, run_fn its pattern's run() and
+ * dev its deviation, or NULL; the rest is its disk_spec, whose name, the
+ * job's, tags the user's files.
+ */
+#define DISK_JOB(id, what, size, about, calls, run_fn, dev, ...)	\
+static const struct disk_spec id##_spec = {				\
+	.name = #id, __VA_ARGS__					\
+};									\
+									\
+static int id##_init(const struct job_ctx *ctx, void **state)		\
+{									\
+	return disk_init(ctx, state, &id##_spec);			\
+}									\
+									\
+const struct job job_##id = {						\
+	.name = #id,							\
+	.family = "disk",						\
+	.units = JOB_UNITS_AIM7,					\
+	.uses_dir = true,						\
+	.unit = what,							\
+	.inner_ops_for = size,						\
+	.summary = about,						\
+	.syscalls = calls,						\
+	.deviation = dev,						\
+	.init = id##_init,						\
+	.run = run_fn,							\
+	.fini = disk_fini,						\
+}
 
-const struct job job_disk_rr = {
-	.name = "disk_rr",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Random Disk Reads (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a file of the user's size in 1 KiB blocks, read as "
-		   "many random 1 KiB blocks of it, remove it",
-	.syscalls = rr_calls,
-	.init = disk_rr_init,
-	.run = disk_rr_run,
-	.fini = disk_fini,
-};
+/* What the jobs of one pattern do, buffered or not. */
+#define DISK_RR_SUMMARY "write a file of the user's size in 1 KiB blocks, " \
+	"read as many random 1 KiB blocks of it, remove it"
+#define DISK_RW_SUMMARY "write a file of the user's size in 1 KiB blocks, " \
+	"rewrite as many random 1 KiB blocks of it, remove it"
+#define DISK_WRT_SUMMARY "write a new file of the user's size in 1 KiB " \
+	"blocks, remove it"
+#define DISK_CP_SUMMARY "copy the user's file to a new one in 1 KiB " \
+	"blocks, remove the copy"
+/* reaim's O_DIRECT writes and copies move nothing. */
+#define DISK_DIO_LOST(moves) "reaim's job " moves " nothing, because the " \
+	"return value of its buffer allocation overwrites its block " \
+	"count; this one " moves " the whole file, as AIM7 intends"
 
-const struct job job_disk_rw = {
-	.name = "disk_rw",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Random Disk Writes (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a file of the user's size in 1 KiB blocks, rewrite "
-		   "as many random 1 KiB blocks of it, remove it",
-	.syscalls = rw_calls,
-	.init = disk_rw_init,
-	.run = disk_rw_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_rd = {
-	.name = "disk_rd",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sequential Disk Reads (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a file of the user's size in 1 KiB blocks, read it "
-		   "back in order, remove it",
-	.syscalls = rd_calls,
-	.init = disk_rd_init,
-	.run = disk_rd_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_wrt = {
-	.name = "disk_wrt",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sequential Disk Writes (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a new file of the user's size in 1 KiB blocks, "
-		   "remove it",
-	.syscalls = wrt_calls,
-	.init = disk_wrt_init,
-	.run = disk_wrt_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_cp = {
-	.name = "disk_cp",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Disk Copies (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "copy the user's file to a new one in 1 KiB blocks, remove "
-		   "the copy",
-	.syscalls = cp_calls,
-	.init = disk_cp_init,
-	.run = disk_cp_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_brr = {
-	.name = "disk_brr",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Random Bufcache Disk Reads (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a file of the user's size in 1 KiB blocks, read as "
-		   "many random 1 KiB blocks of it, remove it",
-	.syscalls = rr_calls,
-	.init = disk_brr_init,
-	.run = disk_rr_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_brw = {
-	.name = "disk_brw",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Random Bufcache Disk Writes (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a file of the user's size in 1 KiB blocks, rewrite "
-		   "as many random 1 KiB blocks of it, remove it",
-	.syscalls = rw_calls,
-	.init = disk_brw_init,
-	.run = disk_rw_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_brd = {
-	.name = "disk_brd",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sequential Bufcache Disk Reads (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "read the user's file in order in 1 KiB blocks",
-	.syscalls = brd_calls,
-	.init = disk_brd_init,
-	.run = disk_brd_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_bwrt = {
-	.name = "disk_bwrt",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sequential Bufcache Disk Writes (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a new file of the user's size in 1 KiB blocks, "
-		   "remove it",
-	.syscalls = wrt_calls,
-	.init = disk_bwrt_init,
-	.run = disk_wrt_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_bcp = {
-	.name = "disk_bcp",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Bufcache Disk Copies (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "copy the user's file to a new one in 1 KiB blocks, remove "
-		   "the copy",
-	.syscalls = cp_calls,
-	.init = disk_bcp_init,
-	.run = disk_cp_run,
-	.fini = disk_fini,
-};
-
-const struct job job_sync_disk_rw = {
-	.name = "sync_disk_rw",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sync Random Disk Writes (K)",
-	.inner_ops_for = disk_half_blocks,
-	.summary = "write a file of half the user's size in 1 KiB blocks, "
-		   "reopen it O_SYNC, rewrite as many random blocks, remove it",
-	.syscalls = sync_rw_calls,
-	.init = sync_disk_rw_init,
-	.run = disk_rw_run,
-	.fini = disk_fini,
-};
-
-const struct job job_sync_disk_wrt = {
-	.name = "sync_disk_wrt",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sync Sequential Disk Writes (K)",
-	.inner_ops_for = disk_half_blocks,
-	.summary = "write a new O_SYNC file of half the user's size in 1 KiB "
-		   "blocks, remove it",
-	.syscalls = sync_wrt_calls,
-	.init = sync_disk_wrt_init,
-	.run = disk_wrt_run,
-	.fini = disk_fini,
-};
-
-const struct job job_sync_disk_cp = {
-	.name = "sync_disk_cp",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sync Disk Copies (K)",
-	.inner_ops_for = disk_half_blocks,
-	.summary = "copy the first half of the user's file in 1 KiB blocks to "
-		   "a new O_SYNC file, remove the copy",
-	.syscalls = cp_open_calls,
-	.init = sync_disk_cp_init,
-	.run = disk_cp_run,
-	.fini = disk_fini,
-};
-
-const struct job job_sync_disk_update = {
-	.name = "sync_disk_update",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sync Disk Updates (K)",
-	.inner_ops_for = disk_half_blocks,
-	.summary = "write a file of the user's size in 1 KiB blocks, reopen it "
-		   "O_SYNC, read a random block and write the next at half as "
-		   "many places, remove it",
-	.syscalls = update_calls,
-	.init = sync_disk_update_init,
-	.run = disk_update_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_dio_rr = {
-	.name = "disk_dio_rr",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Random O_DIRECT Disk Reads (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a file of the user's size in 1 KiB blocks, reopen it "
-		   "O_DIRECT, read as many random blocks, remove it",
-	.syscalls = dio_rr_calls,
-	.init = disk_dio_rr_init,
-	.run = disk_rr_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_dio_rw = {
-	.name = "disk_dio_rw",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Random O_DIRECT Disk Writes (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a file of the user's size in 1 KiB blocks, reopen it "
-		   "O_DIRECT, rewrite as many random blocks, remove it",
-	.syscalls = dio_rw_calls,
-	.init = disk_dio_rw_init,
-	.run = disk_rw_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_dio_rd = {
-	.name = "disk_dio_rd",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sequential O_DIRECT Disk Reads (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "read the user's file in order in 1 KiB blocks, O_DIRECT",
-	.syscalls = dio_rd_calls,
-	.init = disk_dio_rd_init,
-	.run = disk_brd_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_dio_wrt = {
-	.name = "disk_dio_wrt",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "Sequential O_DIRECT Disk Writes (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "write a new O_DIRECT file of the user's size in 1 KiB "
-		   "blocks, remove it",
-	.syscalls = dio_wrt_calls,
-	.deviation = "reaim's job writes nothing, because the return value of "
-		     "its buffer allocation overwrites its block count; this "
-		     "one writes the whole file, as AIM7 intends",
-	.init = disk_dio_wrt_init,
-	.run = disk_wrt_run,
-	.fini = disk_fini,
-};
-
-const struct job job_disk_dio_cp = {
-	.name = "disk_dio_cp",
-	.family = "disk",
-	.units = JOB_UNITS_AIM7,
-	.uses_dir = true,
-	.unit = "O_DIRECT Disk Copies (K)",
-	.inner_ops_for = disk_blocks,
-	.summary = "copy the user's file to a new one in 1 KiB blocks, both "
-		   "O_DIRECT, remove the copy",
-	.syscalls = cp_open_calls,
-	.deviation = "reaim's job copies nothing, because the return value of "
-		     "its buffer allocation overwrites its block count; this "
-		     "one copies the whole file, as AIM7 intends",
-	.init = disk_dio_cp_init,
-	.run = disk_cp_run,
-	.fini = disk_fini,
-};
+DISK_JOB(disk_rr, "Random Disk Reads (K)", disk_blocks, DISK_RR_SUMMARY,
+	 rr_calls, disk_rr_run, NULL, .create = DISK_CREAT);
+DISK_JOB(disk_rw, "Random Disk Writes (K)", disk_blocks, DISK_RW_SUMMARY,
+	 rw_calls, disk_rw_run, NULL, .create = DISK_CREAT);
+DISK_JOB(disk_rd, "Sequential Disk Reads (K)", disk_blocks,
+	 "write a file of the user's size in 1 KiB blocks, read it back in "
+	 "order, remove it", rd_calls, disk_rd_run, NULL, .create = DISK_CREAT);
+DISK_JOB(disk_wrt, "Sequential Disk Writes (K)", disk_blocks,
+	 DISK_WRT_SUMMARY, wrt_calls, disk_wrt_run, NULL,
+	 .create = DISK_CREAT);
+DISK_JOB(disk_cp, "Disk Copies (K)", disk_blocks, DISK_CP_SUMMARY,
+	 cp_calls, disk_cp_run, NULL, .create = DISK_CREAT, .source = true,
+	 .unlink_again = true);
+DISK_JOB(disk_brr, "Random Bufcache Disk Reads (K)", disk_blocks,
+	 DISK_RR_SUMMARY, rr_calls, disk_rr_run, NULL, .create = DISK_CREAT);
+DISK_JOB(disk_brw, "Random Bufcache Disk Writes (K)", disk_blocks,
+	 DISK_RW_SUMMARY, rw_calls, disk_rw_run, NULL, .create = DISK_CREAT);
+DISK_JOB(disk_brd, "Sequential Bufcache Disk Reads (K)", disk_blocks,
+	 "read the user's file in order in 1 KiB blocks", brd_calls,
+	 disk_brd_run, NULL, .source = true);
+DISK_JOB(disk_bwrt, "Sequential Bufcache Disk Writes (K)", disk_blocks,
+	 DISK_WRT_SUMMARY, wrt_calls, disk_wrt_run, NULL,
+	 .create = DISK_CREAT);
+DISK_JOB(disk_bcp, "Bufcache Disk Copies (K)", disk_blocks,
+	 DISK_CP_SUMMARY, cp_calls, disk_cp_run, NULL, .create = DISK_CREAT,
+	 .source = true, .unlink_again = true);
+DISK_JOB(sync_disk_rw, "Sync Random Disk Writes (K)", disk_half_blocks,
+	 "write a file of half the user's size in 1 KiB blocks, reopen it "
+	 "O_SYNC, rewrite as many random blocks, remove it", sync_rw_calls,
+	 disk_rw_run, NULL, .create = O_TRUNC, .io_flags = O_SYNC,
+	 .half = true);
+DISK_JOB(sync_disk_wrt, "Sync Sequential Disk Writes (K)", disk_half_blocks,
+	 "write a new O_SYNC file of half the user's size in 1 KiB blocks, "
+	 "remove it", sync_wrt_calls, disk_wrt_run, NULL,
+	 .create = O_TRUNC | O_SYNC, .half = true);
+DISK_JOB(sync_disk_cp, "Sync Disk Copies (K)", disk_half_blocks,
+	 "copy the first half of the user's file in 1 KiB blocks to a new "
+	 "O_SYNC file, remove the copy", cp_open_calls, disk_cp_run, NULL,
+	 .create = O_TRUNC | O_SYNC, .half = true, .source = true);
+DISK_JOB(sync_disk_update, "Sync Disk Updates (K)", disk_half_blocks,
+	 "write a file of the user's size in 1 KiB blocks, reopen it O_SYNC, "
+	 "read a random block and write the next at half as many places, "
+	 "remove it", update_calls, disk_update_run, NULL,
+	 .create = O_TRUNC, .io_flags = O_SYNC, .half = true);
+DISK_JOB(disk_dio_rr, "Random O_DIRECT Disk Reads (K)", disk_blocks,
+	 "write a file of the user's size in 1 KiB blocks, reopen it "
+	 "O_DIRECT, read as many random blocks, remove it", dio_rr_calls,
+	 disk_rr_run, NULL, .create = DISK_CREAT, .io_flags = O_DIRECT,
+	 .stat_dir = true);
+DISK_JOB(disk_dio_rw, "Random O_DIRECT Disk Writes (K)", disk_blocks,
+	 "write a file of the user's size in 1 KiB blocks, reopen it "
+	 "O_DIRECT, rewrite as many random blocks, remove it", dio_rw_calls,
+	 disk_rw_run, NULL, .create = DISK_CREAT, .io_flags = O_DIRECT,
+	 .stat_dir = true);
+DISK_JOB(disk_dio_rd, "Sequential O_DIRECT Disk Reads (K)", disk_blocks,
+	 "read the user's file in order in 1 KiB blocks, O_DIRECT",
+	 dio_rd_calls, disk_brd_run, NULL, .io_flags = O_DIRECT,
+	 .source = true, .stat_dir = true);
+DISK_JOB(disk_dio_wrt, "Sequential O_DIRECT Disk Writes (K)", disk_blocks,
+	 "write a new O_DIRECT file of the user's size in 1 KiB blocks, "
+	 "remove it", dio_wrt_calls, disk_wrt_run, DISK_DIO_LOST("writes"),
+	 .create = O_DIRECT, .stat_dir = true);
+DISK_JOB(disk_dio_cp, "O_DIRECT Disk Copies (K)", disk_blocks,
+	 "copy the user's file to a new one in 1 KiB blocks, both O_DIRECT, "
+	 "remove the copy", cp_open_calls, disk_cp_run,
+	 DISK_DIO_LOST("copies"), .create = O_DIRECT, .io_flags = O_DIRECT,
+	 .source = true);

@@ -77,18 +77,46 @@ static int file_init(const struct job_ctx *ctx, void **state, char tag)
 	return 0;
 }
 
+/* Creates the next file of the sequence; its descriptor goes to *fd. */
+static inline int file_creat_next(struct file_state *st, int *fd)
+{
+	const char *path = file_name(st, st->next);
+
+	if (!path)
+		return ENAMETOOLONG;
+	*fd = sys_creat(path, 0600);
+	if (*fd < 0)
+		return errno;
+	st->next++;
+	st->live++;
+	return 0;
+}
+
+/* Removes the oldest file this state owns; with gone_ok, one that is
+ * missing already is no error. */
+static inline int file_unlink_oldest(struct file_state *st, bool gone_ok)
+{
+	const char *path = file_name(st, st->next - st->live);
+
+	if (!path)
+		return ENAMETOOLONG;
+	st->live--;
+	if (sys_unlink(path) && !(gone_ok && errno == ENOENT))
+		return errno;
+	return 0;
+}
+
 /* Removes the files this state still owns, oldest first. */
 static int file_unlink_live(struct file_state *st)
 {
-	const char *path;
-	int err = 0;
+	int err = 0, rc;
 
-	for (; st->live; st->live--) {
-		path = file_name(st, st->next - st->live);
-		if (!path)
-			return ENAMETOOLONG;
-		if (sys_unlink(path) && errno != ENOENT)
-			err = errno;
+	while (st->live) {
+		rc = file_unlink_oldest(st, true);
+		if (rc == ENAMETOOLONG)
+			return rc;
+		if (rc)
+			err = rc;
 	}
 	return err;
 }
@@ -120,7 +148,6 @@ static int unlink_init(const struct job_ctx *ctx, void **state)
 static int creat_prepare(void *state)
 {
 	struct file_state *st = state;
-	const char *path;
 
 	if (st->fd >= 0) {
 		close(st->fd);
@@ -128,28 +155,14 @@ static int creat_prepare(void *state)
 	}
 	if (st->live < CREAT_KEEP)
 		return 0;
-	path = file_name(st, st->next - st->live);
-	if (!path)
-		return ENAMETOOLONG;
-	st->live--;
-	if (sys_unlink(path) && errno != ENOENT)
-		return errno;
-	return 0;
+	return file_unlink_oldest(st, true);
 }
 
 static int creat_run(void *state)
 {
 	struct file_state *st = state;
-	const char *path = file_name(st, st->next);
 
-	if (!path)
-		return ENAMETOOLONG;
-	st->fd = sys_creat(path, 0600);
-	if (st->fd < 0)
-		return errno;
-	st->next++;
-	st->live++;
-	return 0;
+	return file_creat_next(st, &st->fd);
 }
 
 /* unlink: the op is one unlink() of an existing file, which prepare()
@@ -157,37 +170,23 @@ static int creat_run(void *state)
 static int unlink_prepare(void *state)
 {
 	struct file_state *st = state;
-	const char *path;
-	int fd;
+	int fd, err;
 
 	if (st->live)
 		return 0;
-	path = file_name(st, st->next);
-	if (!path)
-		return ENAMETOOLONG;
-	fd = sys_creat(path, 0600);
-	if (fd < 0)
-		return errno;
-	close(fd);
-	st->next++;
-	st->live++;
-	return 0;
+	err = file_creat_next(st, &fd);
+	if (!err)
+		close(fd);
+	return err;
 }
 
 static int unlink_run(void *state)
 {
 	struct file_state *st = state;
-	const char *path;
 
 	if (!st->live)
 		return ENOENT;
-	path = file_name(st, st->next - st->live);
-	if (!path)
-		return ENAMETOOLONG;
-	st->live--;
-	if (sys_unlink(path))
-		return errno;
-	return 0;
+	return file_unlink_oldest(st, false);
 }
 
 /* close: the op is one close() of a descriptor that holds the only
@@ -295,16 +294,6 @@ const struct job job_close = {
  * like the files above, so that users sharing a directory never meet.
  */
 
-/* splitmix64, for the order in which disk_src visits its names. */
-static uint64_t file_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Creates an empty file that must not exist yet. */
 static int file_create_empty(const char *path)
 {
@@ -352,7 +341,7 @@ struct creat_clo_state {
 
 static int creat_clo_init(const struct job_ctx *ctx, void **state)
 {
-	struct creat_clo_state *st = calloc(1, sizeof(*st));
+	struct creat_clo_state *st = JOB_STATE_NEW(ctx, struct creat_clo_state);
 
 	if (!st)
 		return ENOMEM;
@@ -361,7 +350,6 @@ static int creat_clo_init(const struct job_ctx *ctx, void **state)
 		free(st);
 		return ENAMETOOLONG;
 	}
-	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -439,10 +427,10 @@ static int link_init(const struct job_ctx *ctx, void **state)
 		     ctx->user))
 		return ENAMETOOLONG;
 	len = strlen(path) + 1;
-	st = calloc(1, sizeof(*st) + LINK_NAMES * len);
+	st = job_state_new(ctx, sizeof(*st) + LINK_NAMES * len,
+			   offsetof(struct link_state, progress));
 	if (!st)
 		return ENOMEM;
-	st->progress = ctx->progress;
 	st->stride = len;
 	for (unsigned int i = 0; i < LINK_NAMES; i++)
 		job_path(st->names + i * len, len, ctx->dir, "link_test.%u.%u",
@@ -588,19 +576,13 @@ out:
 	return err;
 }
 
-static void dir_fini(void *state)
-{
-	free(state);
-}
-
 static int dir_init(const struct job_ctx *ctx, void **state)
 {
-	struct dir_state *st = calloc(1, sizeof(*st));
+	struct dir_state *st = JOB_STATE_NEW(ctx, struct dir_state);
 	int err;
 
 	if (!st)
 		return ENOMEM;
-	st->progress = ctx->progress;
 	err = shared_dir_make(ctx, DIR_NAME, dir_fill, dir_empty_out, st->dir,
 			      sizeof(st->dir));
 	if (err) {
@@ -836,12 +818,11 @@ static int src_fill(const char *top)
 
 static int src_init(const struct job_ctx *ctx, void **state)
 {
-	struct src_state *st = calloc(1, sizeof(*st));
+	struct src_state *st = JOB_STATE_NEW(ctx, struct src_state);
 	int err;
 
 	if (!st)
 		return ENOMEM;
-	st->progress = ctx->progress;
 	st->rng = ctx->seed ^ 0x5cc5cc5cULL;
 	st->user = ctx->user;
 	/* The op's chdir() would move every thread of the process: a user
@@ -906,7 +887,7 @@ static void src_shuffle(const char **slots, uint64_t *rng)
 
 	for (unsigned int pass = 0; pass < SRC_SHUFFLES; pass++) {
 		for (unsigned int i = 0; i < SRC_SLOTS; i++) {
-			j = (unsigned int)(file_random(rng) % SRC_SLOTS);
+			j = (unsigned int)(job_random(rng) % SRC_SLOTS);
 			t = slots[i];
 			slots[i] = slots[j];
 			slots[j] = t;
@@ -1016,7 +997,7 @@ const struct job job_dir_rtns_1 = {
 		     "differs from one system to the next",
 	.init = dir_init,
 	.run = dir_run,
-	.fini = dir_fini,
+	.fini = free,
 };
 
 const struct job job_disk_src = {

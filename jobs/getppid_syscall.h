@@ -1,5 +1,4 @@
-/* jobs/getppid_syscall.h: the getppid system call made in place, for the
- * null job and the bench's bare loop that it is measured against. */
+/* jobs/getppid_syscall.h: getppid made in place, for the null job and bench. */
 #ifndef AIMSWEEP_JOBS_GETPPID_SYSCALL_H
 #define AIMSWEEP_JOBS_GETPPID_SYSCALL_H
 

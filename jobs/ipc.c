@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jobs/aim7_msgs.h"
 #include "jobs/catalog.h"
 
 /*
@@ -79,52 +80,30 @@ static int msg_wait(int fd, short events)
 	return n ? 0 : ETIMEDOUT;
 }
 
-/* Writes one whole message; a datagram goes out whole or it is EIO. */
-static int msg_write(struct aim7_msgs *m, int fd, size_t size)
+/*
+ * Writes one whole message to fd, or with `in` reads one from it. A
+ * datagram moves whole or it is EIO; so is the end of file on a read.
+ */
+static inline int msg_move(struct aim7_msgs *m, int fd, size_t size, bool in)
 {
 	size_t done = 0;
 	ssize_t n;
 	int err;
 
 	while (done < size) {
-		n = write(fd, m->buf + done, size - done);
+		n = in ? read(fd, m->buf + done, size - done) :
+			 write(fd, m->buf + done, size - done);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN)
 				return errno;
-			err = msg_wait(fd, POLLOUT);
+			err = msg_wait(fd, in ? POLLIN : POLLOUT);
 			if (err)
 				return err;
 			continue;
 		}
-		if (m->datagram && (size_t)n != size)
-			return EIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-/* Reads one whole message; end of file or a short datagram is EIO. */
-static int msg_read(struct aim7_msgs *m, int fd, size_t size)
-{
-	size_t done = 0;
-	ssize_t n;
-	int err;
-
-	while (done < size) {
-		n = read(fd, m->buf + done, size - done);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN)
-				return errno;
-			err = msg_wait(fd, POLLIN);
-			if (err)
-				return err;
-			continue;
-		}
-		if (n == 0 || (m->datagram && (size_t)n != size))
+		if ((in && n == 0) || (m->datagram && (size_t)n != size))
 			return EIO;
 		done += (size_t)n;
 	}
@@ -139,9 +118,9 @@ int aim7_msgs_pass(struct aim7_msgs *m, int rfd, int wfd, unsigned int count)
 
 	for (unsigned int i = 0; i < count; i++) {
 		size = aim7_msg_size(m);
-		err = msg_write(m, wfd, size);
+		err = msg_move(m, wfd, size, false);
 		if (!err)
-			err = msg_read(m, rfd, size);
+			err = msg_move(m, rfd, size, true);
 		if (err)
 			return err;
 		job_progress(m->progress, 1);
@@ -160,58 +139,47 @@ static int close_pair(int rfd, int wfd, int err)
 }
 
 /* A channel job's state is its messages; the channel is made per op. */
-struct chan_state {
-	struct aim7_msgs msgs;
-	char path[PATH_MAX];	/* fifo_test's FIFO */
-};
-
-static int chan_init(const struct job_ctx *ctx, void **state, bool datagram)
+static int aim7_msgs_new(const struct job_ctx *ctx, void **state,
+			 bool datagram)
 {
-	struct chan_state *st = malloc(sizeof(*st));
+	struct aim7_msgs *m = malloc(sizeof(*m));
 
-	if (!st)
+	if (!m)
 		return ENOMEM;
-	aim7_msgs_init(&st->msgs, ctx, datagram);
-	st->path[0] = '\0';
-	*state = st;
+	aim7_msgs_init(m, ctx, datagram);
+	*state = m;
 	return 0;
 }
 
-static int stream_chan_init(const struct job_ctx *ctx, void **state)
+int aim7_msgs_stream_init(const struct job_ctx *ctx, void **state)
 {
-	return chan_init(ctx, state, false);
+	return aim7_msgs_new(ctx, state, false);
 }
 
-static int dgram_chan_init(const struct job_ctx *ctx, void **state)
+int aim7_msgs_dgram_init(const struct job_ctx *ctx, void **state)
 {
-	return chan_init(ctx, state, true);
-}
-
-static void chan_fini(void *state)
-{
-	free(state);
+	return aim7_msgs_new(ctx, state, true);
 }
 
 /* pipe_cpy: a pipe per op, 99 messages through it, both ends closed. */
 static int pipe_run(void *state)
 {
-	struct chan_state *st = state;
 	int fds[2], err;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return errno;
-	err = aim7_msgs_pass(&st->msgs, fds[0], fds[1], CHAN_MSGS);
+	err = aim7_msgs_pass(state, fds[0], fds[1], CHAN_MSGS);
 	return close_pair(fds[0], fds[1], err);
 }
 
 /* stream_pipe and dgram_pipe: the same with an AF_UNIX socket pair. */
-static int socketpair_run(struct chan_state *st, int type)
+static int socketpair_run(struct aim7_msgs *m, int type)
 {
 	int fds[2], err;
 
 	if (socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, fds))
 		return errno;
-	err = aim7_msgs_pass(&st->msgs, fds[0], fds[1], CHAN_MSGS);
+	err = aim7_msgs_pass(m, fds[0], fds[1], CHAN_MSGS);
 	return close_pair(fds[0], fds[1], err);
 }
 
@@ -225,21 +193,26 @@ static int dgram_pipe_run(void *state)
 	return socketpair_run(state, SOCK_DGRAM);
 }
 
+struct fifo_state {
+	struct aim7_msgs msgs;
+	char path[PATH_MAX];	/* the FIFO each op makes and removes */
+};
+
 static int fifo_init(const struct job_ctx *ctx, void **state)
 {
-	struct chan_state *st;
-	int err = chan_init(ctx, state, false);
+	struct fifo_state *st = malloc(sizeof(*st));
 
-	if (err)
-		return err;
-	st = *state;
-	err = job_path(st->path, sizeof(st->path), ctx->dir, "fifo_test.%u",
-		       ctx->user);
-	if (err) {
+	if (!st)
+		return ENOMEM;
+	aim7_msgs_init(&st->msgs, ctx, false);
+	if (job_path(st->path, sizeof(st->path), ctx->dir, "fifo_test.%u",
+		     ctx->user)) {
 		job_set_reason(ctx, "FIFO path too long");
-		chan_fini(st);
+		free(st);
+		return ENAMETOOLONG;
 	}
-	return err;
+	*state = st;
+	return 0;
 }
 
 /*
@@ -250,7 +223,7 @@ static int fifo_init(const struct job_ctx *ctx, void **state)
  */
 static int fifo_run(void *state)
 {
-	struct chan_state *st = state;
+	struct fifo_state *st = state;
 	const int flags = O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC;
 	int rfd, wfd, err;
 
@@ -300,11 +273,6 @@ static int shm_init(const struct job_ctx *ctx, void **state)
 	st->ctx = *ctx;
 	*state = st;
 	return 0;
-}
-
-static void shm_fini(void *state)
-{
-	free(state);
 }
 
 /*
@@ -428,9 +396,9 @@ const struct job job_pipe_cpy = {
 	.syscalls = (const struct job_syscall[]){
 		{ "pipe2", 1, 0 }, { "write", 0, 1 }, { "read", 0, 1 },
 		{ "close", 2, 0 }, { NULL, 0, 0 } },
-	.init = stream_chan_init,
+	.init = aim7_msgs_stream_init,
 	.run = pipe_run,
-	.fini = chan_fini,
+	.fini = free,
 };
 
 const struct job job_stream_pipe = {
@@ -444,9 +412,9 @@ const struct job job_stream_pipe = {
 	.syscalls = (const struct job_syscall[]){
 		{ "socketpair", 1, 0 }, { "write", 0, 1 }, { "read", 0, 1 },
 		{ "close", 2, 0 }, { NULL, 0, 0 } },
-	.init = stream_chan_init,
+	.init = aim7_msgs_stream_init,
 	.run = stream_pipe_run,
-	.fini = chan_fini,
+	.fini = free,
 };
 
 const struct job job_dgram_pipe = {
@@ -460,9 +428,9 @@ const struct job job_dgram_pipe = {
 	.syscalls = (const struct job_syscall[]){
 		{ "socketpair", 1, 0 }, { "write", 0, 1 }, { "read", 0, 1 },
 		{ "close", 2, 0 }, { NULL, 0, 0 } },
-	.init = dgram_chan_init,
+	.init = aim7_msgs_dgram_init,
 	.run = dgram_pipe_run,
-	.fini = chan_fini,
+	.fini = free,
 };
 
 const struct job job_fifo_test = {
@@ -480,7 +448,7 @@ const struct job job_fifo_test = {
 		{ NULL, 0, 0 } },
 	.init = fifo_init,
 	.run = fifo_run,
-	.fini = chan_fini,
+	.fini = free,
 };
 
 const struct job job_shared_memory = {
@@ -499,5 +467,5 @@ const struct job job_shared_memory = {
 		{ NULL, 0, 0 } },
 	.init = shm_init,
 	.run = shm_run,
-	.fini = shm_fini,
+	.fini = free,
 };

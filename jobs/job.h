@@ -130,6 +130,17 @@ static inline void job_progress(uint64_t *progress, unsigned long n)
 	job_progress_ticks(progress, n * JOB_PROGRESS_TICKS);
 }
 
+/* splitmix64: a small, fast generator, good enough to spread block
+ * offsets, shuffle names and draw the compute jobs' inputs. */
+static inline uint64_t job_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 /* Compute jobs store results here so the compiler cannot drop the work. */
 extern volatile uint64_t job_sink;
 
@@ -144,6 +155,13 @@ int job_register_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
 /* Drops the record of an object the job has just removed itself, so that
  * a job that makes its objects in every op never runs out of records. */
 void job_unregister_sysv(const struct job_ctx *ctx, int id);
+/* A zeroed state of `size` bytes whose `uint64_t *progress` member, at
+ * offset progress_at, is the user's counter (ctx->progress); NULL when out
+ * of memory. JOB_STATE_NEW() takes the state's type. */
+void *job_state_new(const struct job_ctx *ctx, size_t size,
+		    size_t progress_at);
+#define JOB_STATE_NEW(ctx, type) \
+	((type *)job_state_new(ctx, sizeof(type), offsetof(type, progress)))
 /* Fills buf with bytes from a xorshift generator seeded with seed. */
 void job_fill_random(void *buf, size_t len, uint64_t seed);
 int job_path(char *buf, size_t len, const char *dir, const char *fmt, ...)

@@ -56,7 +56,7 @@ static int brk_own_heap(uintptr_t step)
  * In a process of its own a user grows the heap from the break by a page
  * and shrinks it back (low 0, high one page). Threads share one break:
  * asking for the same page, a thread's call could find the break already
- * where it asked, moved there by another, and then did nothing (brk()
+ * where it asks, moved there by another, and then do nothing (brk()
  * returns at once when the break is already on the page asked for,
  * holding mmap_lock only briefly). How many calls were such no-ops
  * depended on how the threads interleaved, so a thread-mode run's
@@ -95,19 +95,24 @@ static int brk_init(const struct job_ctx *ctx, void **state)
  * a third trip through the kernel (and mmap_lock) that the op does not
  * measure. Threads of one process all read the same value; none of them
  * moves the break with malloc meanwhile, as each has an arena of its own
- * (see thread_proc_main()), and the pages they take turns at (see brk_init())
- * are never written, so malloc finds them zeroed should it grow into
- * them later.
+ * (see thread_proc_main()), and the pages they take turns at (see
+ * brk_init()) are never written, so malloc finds them zeroed should it
+ * grow into them later. brk_test and page_test read it the same way (reaim's
+ * sbrk(0) makes no syscall either).
  */
-static int brk_prepare(void *state)
+static inline int brk_read_base(uintptr_t *base)
 {
-	struct brk_state *st = state;
 	void *cur = sbrk(0);
 
 	if (cur == (void *)-1)
 		return errno;
-	st->base = (uintptr_t)cur;
+	*base = (uintptr_t)cur;
 	return 0;
+}
+
+static int brk_prepare(void *state)
+{
+	return brk_read_base(&((struct brk_state *)state)->base);
 }
 
 /* One op grows the heap by a page and shrinks it back: the kernel extends
@@ -124,10 +129,8 @@ static int brk_run(void *state)
 	return 0;
 }
 
-static void brk_fini(void *state)
-{
-	free(state);
-}
+/* What every brk job's prepare() does. */
+#define BRK_SETUP "reads the break malloc keeps (sbrk(0), no syscall)"
 
 const struct job job_brk = {
 	.name = "brk",
@@ -136,11 +139,11 @@ const struct job job_brk = {
 	.inner_ops = 1,
 	.summary = "grow the heap by one page with brk() and shrink it back",
 	.syscalls = (const struct job_syscall[]){ { "brk", 2 }, { NULL, 0 } },
-	.setup = "reads the break malloc keeps (sbrk(0), no syscall)",
+	.setup = BRK_SETUP,
 	.init = brk_init,
 	.prepare = brk_prepare,
 	.run = brk_run,
-	.fini = brk_fini,
+	.fini = free,
 };
 
 /* The AIM7 memory jobs. */
@@ -183,17 +186,16 @@ struct brk_rounds_state {
 static int brk_rounds_init(const struct job_ctx *ctx, void **state,
 			   unsigned int rounds, unsigned char fill)
 {
-	struct brk_rounds_state *st = malloc(sizeof(*st));
+	struct brk_rounds_state *st = JOB_STATE_NEW(ctx,
+						    struct brk_rounds_state);
 
 	if (!st)
 		return ENOMEM;
-	st->base = 0;
 	st->top = BRK_RAISE;
 	if (ctx->threaded)
 		st->top += (uintptr_t)ctx->user * BRK_ROUND_CALLS * BRK_STEP;
 	st->rounds = rounds;
 	st->fill = fill;
-	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -216,17 +218,10 @@ static int page_test_init(const struct job_ctx *ctx, void **state)
 }
 
 /* As brk_prepare(): malloc, used by other jobs of the user, moves the
- * break, and glibc's sbrk(0) reads the break it keeps without a syscall
- * (reaim's sbrk(0) makes none either). */
+ * break. */
 static int brk_rounds_prepare(void *state)
 {
-	struct brk_rounds_state *st = state;
-	void *cur = sbrk(0);
-
-	if (cur == (void *)-1)
-		return errno;
-	st->base = (uintptr_t)cur;
-	return 0;
+	return brk_read_base(&((struct brk_rounds_state *)state)->base);
 }
 
 /* page_test dirties each page it takes back a byte in every 128, as
@@ -302,13 +297,8 @@ struct mem_rtns_1_state {
 
 static int mem_rtns_1_init(const struct job_ctx *ctx, void **state)
 {
-	struct mem_rtns_1_state *st = malloc(sizeof(*st));
-
-	if (!st)
-		return ENOMEM;
-	st->progress = ctx->progress;
-	*state = st;
-	return 0;
+	*state = JOB_STATE_NEW(ctx, struct mem_rtns_1_state);
+	return *state ? 0 : ENOMEM;
 }
 
 /* Allocates a round's blocks; returns how many it got, all of them unless
@@ -375,7 +365,7 @@ struct mem_buf_state {
 
 static int mem_buf_init(const struct job_ctx *ctx, void **state, size_t len)
 {
-	struct mem_buf_state *st = malloc(sizeof(*st));
+	struct mem_buf_state *st = JOB_STATE_NEW(ctx, struct mem_buf_state);
 
 	if (!st)
 		return ENOMEM;
@@ -386,7 +376,6 @@ static int mem_buf_init(const struct job_ctx *ctx, void **state, size_t len)
 	}
 	st->b = st->a + len;
 	job_fill_random(st->a, 2 * len, ctx->seed);
-	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -489,6 +478,10 @@ static int ram_copy_run(void *state)
 	return 0;
 }
 
+/* brk_test and page_test: an op's brk() calls. */
+static const struct job_syscall brk_rounds_calls[] = {
+	{ "brk", 2, 1 }, { NULL, 0, 0 } };
+
 const struct job job_brk_test = {
 	.name = "brk_test",
 	.family = "mem",
@@ -497,9 +490,8 @@ const struct job job_brk_test = {
 	.inner_ops = BRK_TEST_ROUNDS * BRK_ROUND_CALLS,
 	.summary = "raise the break 1 MiB; 1000 times, brk() 16 pages back "
 		   "and take them again a page per brk()",
-	.syscalls = (const struct job_syscall[]){
-		{ "brk", 2, 1 }, { NULL, 0, 0 } },
-	.setup = "reads the break malloc keeps (sbrk(0), no syscall)",
+	.syscalls = brk_rounds_calls,
+	.setup = BRK_SETUP,
 	.init = brk_test_init,
 	.prepare = brk_rounds_prepare,
 	.run = brk_rounds_run,
@@ -514,9 +506,8 @@ const struct job job_page_test = {
 	.inner_ops = PAGE_TEST_ROUNDS * BRK_ROUND_CALLS,
 	.summary = "brk_test's rounds 100 times, writing each page taken "
 		   "back (1600 page faults)",
-	.syscalls = (const struct job_syscall[]){
-		{ "brk", 2, 1 }, { NULL, 0, 0 } },
-	.setup = "reads the break malloc keeps (sbrk(0), no syscall)",
+	.syscalls = brk_rounds_calls,
+	.setup = BRK_SETUP,
 	.init = page_test_init,
 	.prepare = brk_rounds_prepare,
 	.run = brk_rounds_run,

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "jobs/aim7_msgs.h"
 #include "jobs/catalog.h"
 
 /*
@@ -20,36 +21,6 @@
 /* AIM7's listen backlog; also how many strangers' connections the
  * listener turns away before it gives up on its own. */
 #define TCP_BACKLOG 5
-
-struct net_state {
-	struct aim7_msgs msgs;
-};
-
-static int net_init(const struct job_ctx *ctx, void **state, bool datagram)
-{
-	struct net_state *st = malloc(sizeof(*st));
-
-	if (!st)
-		return ENOMEM;
-	aim7_msgs_init(&st->msgs, ctx, datagram);
-	*state = st;
-	return 0;
-}
-
-static int tcp_init(const struct job_ctx *ctx, void **state)
-{
-	return net_init(ctx, state, false);
-}
-
-static int udp_init(const struct job_ctx *ctx, void **state)
-{
-	return net_init(ctx, state, true);
-}
-
-static void net_fini(void *state)
-{
-	free(state);
-}
 
 /* Closes fd, unless it is not open, keeping the first error. */
 static void net_close(int fd, int *err)
@@ -151,7 +122,6 @@ static int tcp_accept_own(int lfd, int cfd, int *afdp)
  */
 static int tcp_run(void *state)
 {
-	struct net_state *st = state;
 	struct sockaddr_in laddr;
 	socklen_t len;
 	int lfd = -1, cfd = -1, afd = -1, one = 1, nodelay = 0, err;
@@ -174,7 +144,7 @@ static int tcp_run(void *state)
 	err = tcp_accept_own(lfd, cfd, &afd);
 	if (err)
 		goto out;
-	err = aim7_msgs_pass(&st->msgs, cfd, afd, TCP_MSGS);
+	err = aim7_msgs_pass(state, cfd, afd, TCP_MSGS);
 	goto out;
 out_errno:
 	err = errno;
@@ -193,7 +163,6 @@ out:
  */
 static int udp_run(void *state)
 {
-	struct net_state *st = state;
 	struct sockaddr_in waddr, raddr;
 	int wfd = -1, rfd = -1, err;
 
@@ -207,7 +176,7 @@ static int udp_run(void *state)
 		err = errno;
 		goto out;
 	}
-	err = aim7_msgs_pass(&st->msgs, rfd, wfd, UDP_MSGS);
+	err = aim7_msgs_pass(state, rfd, wfd, UDP_MSGS);
 out:
 	net_close(rfd, &err);
 	net_close(wfd, &err);
@@ -230,9 +199,9 @@ const struct job job_tcp_test = {
 		{ NULL, 0, 0 } },
 	.deviation = "binds to 127.0.0.1, not to the address of the host "
 		     "name as AIM7 does; both go over the loopback device",
-	.init = tcp_init,
+	.init = aim7_msgs_stream_init,
 	.run = tcp_run,
-	.fini = net_fini,
+	.fini = free,
 };
 
 const struct job job_udp_test = {
@@ -249,7 +218,7 @@ const struct job job_udp_test = {
 		{ "close", 2, 0 }, { NULL, 0, 0 } },
 	.deviation = "binds to 127.0.0.1, not to the address of the host "
 		     "name as AIM7 does; both go over the loopback device",
-	.init = udp_init,
+	.init = aim7_msgs_dgram_init,
 	.run = udp_run,
-	.fini = net_fini,
+	.fini = free,
 };

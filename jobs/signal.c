@@ -73,11 +73,6 @@ static int kill_run(void *state)
 	return 0;
 }
 
-static void kill_fini(void *state)
-{
-	free(state);
-}
-
 const struct job job_kill = {
 	.name = "kill",
 	.family = "signal",
@@ -88,7 +83,7 @@ const struct job job_kill = {
 		{ "kill", 1 }, { "rt_sigreturn", 1 }, { NULL, 0 } },
 	.init = kill_init,
 	.run = kill_run,
-	.fini = kill_fini,
+	.fini = free,
 };
 
 /* The AIM7 signal and non-local goto jobs. */
@@ -138,7 +133,8 @@ struct signal_test_state {
 
 static int signal_test_init(const struct job_ctx *ctx, void **state)
 {
-	struct signal_test_state *st = malloc(sizeof(*st));
+	struct signal_test_state *st = JOB_STATE_NEW(ctx,
+						     struct signal_test_state);
 	sigset_t set;
 	int err;
 
@@ -154,7 +150,6 @@ static int signal_test_init(const struct job_ctx *ctx, void **state)
 	/* init() runs in the thread that runs the ops. */
 	st->tid = (pid_t)syscall(SYS_gettid);
 	st->threaded = ctx->threaded;
-	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }
@@ -204,12 +199,11 @@ struct jmp_test_state {
 
 static int jmp_test_init(const struct job_ctx *ctx, void **state)
 {
-	struct jmp_test_state *st = malloc(sizeof(*st));
+	struct jmp_test_state *st = JOB_STATE_NEW(ctx, struct jmp_test_state);
 
 	if (!st)
 		return ENOMEM;
 	st->depth = JMP_TEST_DEPTH;
-	st->progress = ctx->progress;
 	*state = st;
 	return 0;
 }

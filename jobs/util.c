@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "jobs/job.h"
 
@@ -62,6 +64,16 @@ void job_unregister_sysv(const struct job_ctx *ctx, int id)
 		__atomic_store_n(&ctx->sysv_ids[i], 0, __ATOMIC_RELEASE);
 		return;
 	}
+}
+
+void *job_state_new(const struct job_ctx *ctx, size_t size,
+		    size_t progress_at)
+{
+	char *st = calloc(1, size);
+
+	if (st)
+		memcpy(st + progress_at, &ctx->progress, sizeof(ctx->progress));
+	return st;
 }
 
 void job_fill_random(void *buf, size_t len, uint64_t seed)
