@@ -10,7 +10,7 @@
 #include "driver/list.h"
 #include "driver/params.h"
 #include "driver/plot.h"
-#include "driver/report_formats.h"
+#include "driver/report.h"
 #include "driver/scratch.h"
 #include "driver/sweep.h"
 #include "driver/users.h"

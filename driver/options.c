@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "driver/options.h"
-#include "driver/report_formats.h"
+#include "driver/report.h"
 #include "driver/users.h"
 #include "driver/util.h"
 

@@ -3,8 +3,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "driver/report_formats.h"
-#include "driver/report_json.h"
+#include "driver/report.h"
+#include "driver/result_write.h"
 #include "driver/report_text.h"
 #include "driver/util.h"
 

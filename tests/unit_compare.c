@@ -8,7 +8,7 @@
 
 #include "driver/compare.h"
 #include "driver/plot.h"
-#include "driver/report_formats.h"
+#include "driver/report.h"
 #include "driver/result_read.h"
 #include "tests/test.h"
 

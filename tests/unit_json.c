@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "driver/params.h"
-#include "driver/report_json.h"
+#include "driver/result_write.h"
 #include "driver/result.h"
 #include "driver/workfile.h"
 #include "jobs/job.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "driver/compare.h"
-#include "driver/report_formats.h"
+#include "driver/report.h"
 #include "driver/result_read.h"
 
 static FILE *devnull;

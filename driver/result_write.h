@@ -1,6 +1,6 @@
-/* driver/report_json.h: result.json, written with libcjson. */
-#ifndef AIMSWEEP_REPORT_JSON_H
-#define AIMSWEEP_REPORT_JSON_H
+/* driver/result_write.h: result.json, written with libcjson. */
+#ifndef AIMSWEEP_RESULT_WRITE_H
+#define AIMSWEEP_RESULT_WRITE_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* driver/report_formats.c: `aimsweep report`: result.json as text, CSV... */
+/* driver/report.c: `aimsweep report`: result.json as text, CSV... */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "driver/args.h"
-#include "driver/report_formats.h"
+#include "driver/report.h"
 #include "driver/result_read.h"
 #include "driver/util.h"
 

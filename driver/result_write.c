@@ -1,4 +1,4 @@
-/* driver/report_json.c: result.json, written with libcjson. */
+/* driver/result_write.c: result.json, written with libcjson. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "driver/options.h"
-#include "driver/report_json.h"
+#include "driver/result_write.h"
 #include "driver/stats.h"
 #include "driver/users.h"
 #include "driver/util.h"

@@ -1,6 +1,6 @@
-/* driver/report_formats.h: `aimsweep report`: result.json as text, CSV... */
-#ifndef AIMSWEEP_REPORT_FORMATS_H
-#define AIMSWEEP_REPORT_FORMATS_H
+/* driver/report.h: `aimsweep report`: result.json as text, CSV... */
+#ifndef AIMSWEEP_REPORT_H
+#define AIMSWEEP_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
