@@ -139,8 +139,8 @@ void arena_snapshot(const struct arena *a, unsigned int users, uint64_t *ops,
  * user touches. It sits in the arena, beside the counters the loop
  * writes, and not on the heap: with page-table isolation and no PCID,
  * every system call empties the TLB, and each further memory region a
- * loop touches costs a page walk per op (about 20 ns here, 2% of a
- * getppid op).
+ * loop touches costs a page walk per op, a visible share of an op as
+ * cheap as getppid.
  */
 static inline void *arena_loop_state(const struct arena *a,
 				     struct user_slot *slot)

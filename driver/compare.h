@@ -9,11 +9,11 @@
 
 /* Below this two-sided p-value a difference is called significant. */
 #define COMPARE_ALPHA 0.05
-/* The smallest change, in percent, called significant by default: two
- * identical sweeps run one after the other on the 2-CPU development VM
- * differed by up to 5% although each sweep's repeats agreed within 1-2%
- * (repeats share one run's processes, memory layout and moment, so
- * their spread leaves that out). */
+/* The smallest change, in percent, called significant by default. Two
+ * identical sweeps run one after the other differ by more than their
+ * repeats do (repeats share one run's processes, memory layout and
+ * moment, so their spread leaves the run-to-run drift out); the floor
+ * covers that drift (docs/comparing-kernels.md has the figures). */
 #define COMPARE_NOISE_PCT 5.0
 
 /* One level's repeat statistics: levels[].repeats.jobs_per_min. */

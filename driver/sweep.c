@@ -82,9 +82,9 @@ static int cmp_u64(const void *a, const void *b)
 
 /*
  * What timing an op costs: two clock reads, the typical (median) pair of
- * many back-to-back reads. Not the cheapest: on this project's VM the
- * cheapest pair is 40 ns and the typical 95 ns, and a period chosen from
- * the cheapest cost twice its budget.
+ * many back-to-back reads. Not the cheapest: under a hypervisor the
+ * typical pair can cost twice the cheapest, and a sampling period chosen
+ * from the cheapest would then spend twice its budget.
  */
 static uint64_t timer_cost_ns(void)
 {
