@@ -13,6 +13,9 @@
 /* Tasks left free for the driver, the shell and whatever else runs. */
 #define TASK_MARGIN 64L
 
+/* Mappings left for the driver's own code, heap, arena and libraries. */
+#define MAP_MARGIN 1024L
+
 /* Above this many users, a running kdamond is worth a warning. */
 #define KDAMOND_WARN_USERS 1000
 
@@ -33,18 +36,40 @@ static long tasks_now(void)
 }
 
 /* Whether `users` more tasks fit under the kernel's limit on tasks named
- * kernel.KEY, with `tasks` running; a message when they do not. */
+ * kernel.KEY, with `tasks` running; a message naming the value the level
+ * needs when they do not. */
 static bool tasks_fit(unsigned int users, const char *key, long tasks)
 {
 	char path[64];
-	long limit;
+	long limit, need = (long)users + tasks + TASK_MARGIN;
 
 	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", key);
 	limit = process_read_long(path, -1);
-	if (limit <= 0 || (long)users <= limit - tasks - TASK_MARGIN)
+	if (limit <= 0 || need <= limit)
 		return true;
-	msg_error("a level of %u users is more than this machine allows: kernel.%s is %ld and %ld tasks exist, leaving %ld",
-		  users, key, limit, tasks, limit - tasks - TASK_MARGIN);
+	msg_error("a level of %u users is more than this machine allows: kernel.%s is %ld and %ld tasks exist, leaving %ld; raise it to at least %ld (sysctl -w kernel.%s=%ld)",
+		  users, key, limit, tasks, limit - tasks - TASK_MARGIN, need,
+		  key, need);
+	return false;
+}
+
+/*
+ * With --mode thread every user is a thread of one process, which maps
+ * for each: the thread's stack and its guard page, and the malloc arena
+ * the thread gets of its own (see thread_proc_main()), its heap and the
+ * reserved rest of it. vm.max_map_count must hold those four per user,
+ * and the process's own mappings besides.
+ */
+#define MAPS_PER_THREAD 4L
+static bool maps_fit(const struct run_params *p, unsigned int users)
+{
+	long limit = process_read_long("/proc/sys/vm/max_map_count", -1);
+	long need = MAPS_PER_THREAD * users + MAP_MARGIN;
+
+	if (p->mode != MODE_THREAD || limit <= 0 || need <= limit)
+		return true;
+	msg_error("a level of %u users is more than this machine allows in thread mode: vm.max_map_count is %ld mappings and the level needs %ld; raise it to at least %ld (sysctl -w vm.max_map_count=%ld)",
+		  users, limit, need, need, need);
 	return false;
 }
 
@@ -59,13 +84,13 @@ int limits_check(const struct run_params *p, size_t n_entries,
 		if (p->levels[i] > max)
 			max = p->levels[i];
 	if (!tasks_fit(max, "pid_max", tasks) ||
-	    !tasks_fit(max, "threads-max", tasks))
+	    !tasks_fit(max, "threads-max", tasks) || !maps_fit(p, max))
 		return EXIT_USAGE;
 	/* RLIMIT_NPROC counts every process of the user; root is exempt. */
 	if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 &&
 	    rl.rlim_cur != RLIM_INFINITY && (rlim_t)max + 1 > rl.rlim_cur) {
-		msg_error("a level of %u users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is %llu processes",
-			  max, (unsigned long long)rl.rlim_cur);
+		msg_error("a level of %u users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is %llu processes; raise it to at least %u (ulimit -u %u)",
+			  max, (unsigned long long)rl.rlim_cur, max + 1, max + 1);
 		return EXIT_USAGE;
 	}
 	if (arena_size_for(max, n_entries, loop_bytes, p->latency) >

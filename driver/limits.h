@@ -7,7 +7,8 @@
 #include "driver/params.h"
 
 /* Checks the levels against what this machine allows (kernel.pid_max,
- * kernel.threads-max, RLIMIT_NPROC, the counters' memory), for a mix of
+ * kernel.threads-max, RLIMIT_NPROC, vm.max_map_count in thread mode, the
+ * counters' memory), for a mix of
  * n_entries whose users keep loop_bytes each in the arena; EXIT_USAGE
  * after a message when a level cannot run, a warning when one can
  * stall. */

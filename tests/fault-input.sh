@@ -65,6 +65,18 @@ threads_max=$(cat /proc/sys/kernel/threads-max)
 if [ "$pid_max" -lt 1000000 ] || [ "$threads_max" -lt 1000000 ]; then
 	refused "a level of 1000000 users is more than this machine allows" \
 		$r --levels 1000000 "$wf"
+	expect_stderr "raise it to at least"
+fi
+# In thread mode a user takes four mappings of the one process: a level
+# that pid_max allows but vm.max_map_count does not is refused, and the
+# message gives the value it needs.
+max_map=$(cat /proc/sys/vm/max_map_count)
+users=$(((max_map - 1024) / 4 + 1))
+if [ "$users" -lt $((pid_max - 1000)) ] && [ "$users" -lt $((threads_max - 1000)) ]; then
+	refused "vm.max_map_count is $max_map mappings and the level needs $((users * 4 + 1024)); raise it to at least $((users * 4 + 1024)) (sysctl -w vm.max_map_count=$((users * 4 + 1024)))" \
+		$r --mode thread --levels "$users" "$wf"
+else
+	echo "note: vm.max_map_count ($max_map) above what pid_max allows: the thread-mode mapping limit not checked"
 fi
 
 # Options: unknown ones, with values, after the workfile, to other commands.
