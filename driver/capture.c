@@ -58,7 +58,7 @@ static const char *const report_header[] = {
 
 bool capture_wanted(const struct run_params *p)
 {
-	return p->lock_profile || p->hook_cmd;
+	return p->lock_profile || p->cpu_profile || p->hook_cmd;
 }
 
 static void set_error(struct level_capture *c, const char *fmt, ...)
@@ -76,7 +76,7 @@ static void set_error(struct level_capture *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static uint64_t deadline_in(double seconds)
+uint64_t deadline_in(double seconds)
 {
 	return now_ns() + (uint64_t)(seconds * NSEC_PER_SEC);
 }
@@ -89,7 +89,7 @@ static void sleep_step(void)
 }
 
 /* "exit 3" or "killed by SIGTERM", for messages. */
-static const char *status_text(int status, char *buf, size_t len)
+const char *status_text(int status, char *buf, size_t len)
 {
 	if (WIFEXITED(status))
 		snprintf(buf, len, "exit %d", WEXITSTATUS(status));
@@ -150,7 +150,7 @@ static void unblock_signals(void)
  * some and ignores SIGPIPE, and an ignored signal stays ignored across
  * exec.
  */
-static void child_setup(pid_t parent, int pdeath_sig)
+void child_setup(pid_t parent, int pdeath_sig)
 {
 	prctl(PR_SET_PDEATHSIG, pdeath_sig);
 	if (getppid() != parent)
@@ -177,7 +177,7 @@ static void child_stdio(int out_fd)
 
 /* Closes every descriptor from 3 up but keep[0..n_keep-1], n_keep <= 2:
  * a child holds none of the driver's. */
-static void close_other_fds(const int *keep, size_t n_keep)
+void close_other_fds(const int *keep, size_t n_keep)
 {
 	int k[2] = { INT_MAX, INT_MAX }, lo = 3;
 
@@ -204,8 +204,8 @@ static void close_other_fds(const int *keep, size_t n_keep)
  * the driver's descriptors only keep[] (at most 2) stay open in it.
  * Returns the pid, or -1 with errno.
  */
-static pid_t spawn(char *const argv[], int out_fd, const int *keep,
-		   size_t n_keep)
+pid_t spawn(char *const argv[], int out_fd, const int *keep,
+	    size_t n_keep)
 {
 	pid_t parent = getpid();
 	pid_t pid = fork();
@@ -297,7 +297,7 @@ static pid_t spawn_hook(char *const argv[], int out_fd, char *const envp[])
 
 /* Whether our child pid has exited, without reaping it: until it is
  * reaped its pid still names its process group. */
-static bool has_exited(pid_t pid)
+bool has_exited(pid_t pid)
 {
 	siginfo_t si;
 
@@ -309,8 +309,8 @@ static bool has_exited(pid_t pid)
 
 /* Waits until pid exits or deadline_ns passes (or, when interruptible,
  * the run is interrupted); true when it exited. */
-static bool wait_exit_until(pid_t pid, uint64_t deadline_ns,
-			    bool interruptible)
+bool wait_exit_until(pid_t pid, uint64_t deadline_ns,
+		     bool interruptible)
 {
 	while (!has_exited(pid)) {
 		if (now_ns() >= deadline_ns ||
@@ -328,7 +328,7 @@ static bool wait_exit_until(pid_t pid, uint64_t deadline_ns,
  * get its pid, and with it the group's id, while the group is signalled.
  * Returns the leader's wait status.
  */
-static int end_group(pid_t *pid, int sig, double grace_s)
+int end_group(pid_t *pid, int sig, double grace_s)
 {
 	int status = 0;
 
@@ -347,7 +347,7 @@ static int end_group(pid_t *pid, int sig, double grace_s)
 
 /* write() that cannot raise SIGPIPE, whatever the driver does with it:
  * perf may be gone when we talk to it. */
-static int write_nosigpipe(int fd, const char *buf, size_t len)
+int write_nosigpipe(int fd, const char *buf, size_t len)
 {
 	sigset_t pipe_set, old, pending;
 	struct timespec zero = { 0, 0 };
@@ -423,7 +423,7 @@ static void perf_close_fds(struct level_capture *c)
 	c->perf_fds_open = false;
 }
 
-static int read_paranoid(void)
+int read_paranoid(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
 	int v = INT_MIN;
@@ -587,7 +587,7 @@ static int perf_stop(struct level_capture *c, char *err, size_t errlen)
 	return 0;
 }
 
-static bool in_path(const char *name)
+bool in_path(const char *name)
 {
 	const char *path = getenv("PATH");
 	char buf[PATH_MAX];
@@ -617,6 +617,8 @@ int capture_check(const struct run_params *p, char *err, size_t errlen)
 	struct stat st;
 	int rc = -1;
 
+	if (cpu_profile_check(p, err, errlen))
+		return -1;
 	if (!p->lock_profile)
 		return 0;
 	if (!in_path("perf")) {
@@ -699,11 +701,18 @@ int capture_prepare(struct level_capture *c, const struct run_params *p,
 			 strerror(errno));
 		return -1;
 	}
+	if (p->cpu_profile &&
+	    cpu_profile_prepare(&c->cpu, p, c->dir, err, errlen))
+		return -1;
 	if (!p->lock_profile)
 		return 0;
-	/* Events go on at t0: a profile no longer than the window stays in
-	 * it. */
-	c->profile_s = fmin(p->lock_profile_s, p->runtime_s);
+	/* Events go on at t0, or after the CPU profile's slice: a profile
+	 * no longer than the window stays in it (cli.c sees that both
+	 * fit). */
+	if (p->cpu_profile)
+		c->profile_offset_s = c->cpu.slice_s;
+	c->profile_s = fmin(p->lock_profile_s,
+			    p->runtime_s - c->profile_offset_s);
 	if (!path_join(c->perf_data, sizeof(c->perf_data), c->dir,
 		       PERF_DATA_NAME)) {
 		snprintf(err, errlen, "%s: path too long", c->dir);
@@ -712,14 +721,25 @@ int capture_prepare(struct level_capture *c, const struct run_params *p,
 	return perf_launch(c, err, errlen);
 }
 
-/* A child of the driver that turns perf's events off at off_ns: the
- * driver itself sleeps until t1 meanwhile. */
-static void start_timer(struct level_capture *c, uint64_t off_ns)
+/* Sleeps until the CLOCK_MONOTONIC time at_ns. */
+static void sleep_until_abs(uint64_t at_ns)
 {
 	struct timespec ts = {
-		.tv_sec = (time_t)(off_ns / NSEC_PER_SEC),
-		.tv_nsec = (long)(off_ns % NSEC_PER_SEC),
+		.tv_sec = (time_t)(at_ns / NSEC_PER_SEC),
+		.tv_nsec = (long)(at_ns % NSEC_PER_SEC),
 	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+			       NULL) == EINTR)
+		;
+}
+
+/* A child of the driver that turns perf's events on at on_ns (unless 0:
+ * they are on already) and off at off_ns: the driver itself sleeps until
+ * t1 meanwhile. It exits 2 when perf would not turn them on. */
+static void start_timer(struct level_capture *c, uint64_t on_ns,
+			uint64_t off_ns)
+{
 	pid_t parent = getpid();
 	pid_t pid = fork();
 
@@ -732,9 +752,12 @@ static void start_timer(struct level_capture *c, uint64_t off_ns)
 		child_setup(parent, SIGKILL);
 		prctl(PR_SET_NAME, "aimsweep-timer");
 		close_other_fds(&c->perf_ctl_fd, 1);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-				       NULL) == EINTR)
-			;
+		if (on_ns) {
+			sleep_until_abs(on_ns);
+			if (perf_command(c, "enable\n"))
+				_exit(2);
+		}
+		sleep_until_abs(off_ns);
 		_exit(perf_command(c, "disable\n") ? 1 : 0);
 	}
 	setpgid(pid, pid);
@@ -811,14 +834,21 @@ void capture_start(struct level_capture *c)
 	if (!c->params || c->started)
 		return;
 	c->started = true;
-	if (c->perf_pid > 0) {
+	/* The CPU profile first, from t0; the lock profile after it. */
+	cpu_profile_start(&c->cpu);
+	if (c->perf_pid > 0 && c->profile_offset_s > 0) {
+		uint64_t on_ns = deadline_in(c->profile_offset_s);
+
+		start_timer(c, on_ns, on_ns +
+			    (uint64_t)(c->profile_s * NSEC_PER_SEC));
+	} else if (c->perf_pid > 0) {
 		uint64_t off_ns = deadline_in(c->profile_s);
 
 		if (perf_command(c, "enable\n"))
 			set_error(c, "lock profile: cannot enable perf's events: %s",
 				  strerror(errno));
 		else
-			start_timer(c, off_ns);
+			start_timer(c, 0, off_ns);
 	}
 	if (c->params->hook_cmd)
 		start_hook(c);
@@ -1219,6 +1249,8 @@ void capture_finish(struct level_capture *c, struct level_result *level)
 		if (WIFSIGNALED(status) && !run_interrupted)
 			set_error(c, "lock profile: its timer did not end it within %.0f s of the window's end",
 				  TIMER_EXIT_TIMEOUT_S);
+		else if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+			set_error(c, "lock profile: perf would not switch its events on after the CPU profile");
 	}
 	if (c->perf_pid > 0) {
 		if (perf_stop(c, err, sizeof(err)))
@@ -1228,6 +1260,10 @@ void capture_finish(struct level_capture *c, struct level_result *level)
 		if (!c->params->keep_profiles)
 			unlink(c->perf_data);
 	}
+	if (cpu_profile_finish(&c->cpu, level,
+			       level->status == LEVEL_OK && !c->error[0], err,
+			       sizeof(err)))
+		set_error(c, "%s", err);
 	if (run_interrupted) {
 		capture_abort(c);
 		return;
@@ -1246,6 +1282,7 @@ void capture_abort(struct level_capture *c)
 	end_group(&c->timer_pid, 0, 0);
 	end_group(&c->perf_pid, 0, 0);
 	perf_close_fds(c);
+	cpu_profile_abort(&c->cpu);
 	/* A short grace: the driver is on its way out. */
 	end_group(&c->hook_pid, SIGTERM, 0.5);
 	if (c->perf_data[0])

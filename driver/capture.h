@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "driver/cpu_profile.h"
 #include "driver/params.h"
 #include "driver/result.h"
 
@@ -38,11 +39,32 @@ struct level_capture {
 	int perf_ack_fd;	/* perf's acknowledgements */
 	bool perf_fds_open;
 	double profile_s;	/* how long perf's events are on */
+	/* From t0 to the lock profile's start: with --cpu-profile, the CPU
+	 * profile's slice comes first. */
+	double profile_offset_s;
 	pid_t timer_pid;	/* turns perf's events off at t0 + profile_s */
 	pid_t hook_pid;		/* /bin/sh -c CMD, leads its own group */
 	bool started;		/* capture_start() ran */
+	struct cpu_capture cpu;	/* --cpu-profile */
 	char error[REASON_LEN];	/* the first failure; it fails the level */
 };
+
+/*
+ * Process helpers of capture.c that cpu_profile.c uses too; each is
+ * described where it is defined.
+ */
+uint64_t deadline_in(double seconds);
+const char *status_text(int status, char *buf, size_t len);
+void child_setup(pid_t parent, int pdeath_sig);
+void close_other_fds(const int *keep, size_t n_keep);
+pid_t spawn(char *const argv[], int out_fd, const int *keep,
+	    size_t n_keep);
+bool has_exited(pid_t pid);
+bool wait_exit_until(pid_t pid, uint64_t deadline_ns, bool interruptible);
+int end_group(pid_t *pid, int sig, double grace_s);
+int write_nosigpipe(int fd, const char *buf, size_t len);
+int read_paranoid(void);
+bool in_path(const char *name);
 
 /* True when the run asked for any per-level capture. */
 bool capture_wanted(const struct run_params *p);

@@ -39,6 +39,9 @@ enum {
 	OPT_LOCK_PROFILE,
 	OPT_LOCK_PROFILE_S,
 	OPT_LOCK_PROFILE_TOP,
+	OPT_CPU_PROFILE,
+	OPT_CPU_PROFILE_S,
+	OPT_CPU_PROFILE_TOP,
 	OPT_KEEP_PROFILES,
 	OPT_HOOK,
 	OPT_REPEAT_ORDER,
@@ -134,6 +137,17 @@ static const struct run_option run_options[] = {
 	  "most the runtime)" },
 	{ "lock-profile-top", required_argument, OPT_LOCK_PROFILE_TOP, "N",
 	  "callers kept per level (default 10)" },
+	{ "cpu-profile", no_argument, OPT_CPU_PROFILE, NULL,
+	  "sample where the CPUs' time goes in each level's window with\n"
+	  "perf record -e cpu-clock (root or kernel.perf_event_paranoid\n"
+	  "0); the top symbols' shares of all samples go into\n"
+	  "result.json; with --lock-profile, first the CPU profile, then\n"
+	  "the lock profile" },
+	{ "cpu-profile-seconds", required_argument, OPT_CPU_PROFILE_S, "N",
+	  "sample the first N seconds of each window (default 1, at most\n"
+	  "the runtime)" },
+	{ "cpu-profile-top", required_argument, OPT_CPU_PROFILE_TOP, "N",
+	  "symbols kept per level (default 20)" },
 	{ "keep-profiles", no_argument, OPT_KEEP_PROFILES, NULL,
 	  "keep each level's perf.data in its level directory beside\n"
 	  "result.json, level-<users>/ (level-<users>-r<k>/ with -r; .2\n"
@@ -381,6 +395,7 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 	bool start_given = false, end_given = false, inc_given = false;
 	bool order_given = false;	/* needs -r 2 or more */
 	const char *lock_opts_given = NULL;	/* needs --lock-profile */
+	const char *cpu_opts_given = NULL;	/* needs --cpu-profile */
 	uint64_t seed, number;
 	int c, rc;
 
@@ -398,6 +413,8 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 	p->knee = DEFAULT_KNEE;
 	p->lock_profile_s = DEFAULT_LOCK_PROFILE_S;
 	p->lock_profile_top = DEFAULT_LOCK_PROFILE_TOP;
+	p->cpu_profile_s = DEFAULT_CPU_PROFILE_S;
+	p->cpu_profile_top = DEFAULT_CPU_PROFILE_TOP;
 	p->output_dir = DEFAULT_OUTPUT_DIR;
 	p->cmdline = join_args(argc, argv);
 
@@ -545,9 +562,23 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 			p->lock_profile_top = (unsigned int)number;
 			lock_opts_given = "--lock-profile-top";
 			break;
+		case OPT_CPU_PROFILE:
+			p->cpu_profile = true;
+			break;
+		case OPT_CPU_PROFILE_S:
+			rc = parse_seconds("--cpu-profile-seconds", optarg, 0.1,
+					   86400, &p->cpu_profile_s);
+			cpu_opts_given = "--cpu-profile-seconds";
+			break;
+		case OPT_CPU_PROFILE_TOP:
+			if (!parse_u64(optarg, 100000, &number) || !number)
+				return usage_error("--cpu-profile-top: '%s' is not a number from 1 to 100000",
+						   optarg);
+			p->cpu_profile_top = (unsigned int)number;
+			cpu_opts_given = "--cpu-profile-top";
+			break;
 		case OPT_KEEP_PROFILES:
 			p->keep_profiles = true;
-			lock_opts_given = "--keep-profiles";
 			break;
 		case OPT_HOOK:
 			if (!optarg[strspn(optarg, " \t\n")])
@@ -576,6 +607,19 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 		return usage_error("--levels and -s/-e/-i do not mix: give one or the other");
 	if (lock_opts_given && !p->lock_profile)
 		return usage_error("%s needs --lock-profile", lock_opts_given);
+	if (cpu_opts_given && !p->cpu_profile)
+		return usage_error("%s needs --cpu-profile", cpu_opts_given);
+	if (p->keep_profiles && !p->lock_profile && !p->cpu_profile)
+		return usage_error("--keep-profiles needs --lock-profile or --cpu-profile");
+	/* The two profiles take turns in the window: each alone would see
+	 * the other's perf at work. */
+	if (p->cpu_profile && p->lock_profile &&
+	    p->cpu_profile_s + p->lock_profile_s > p->runtime_s)
+		return usage_error("--cpu-profile and --lock-profile take turns in each window: their %g s and %g s need a runtime of at least %g s, and it is %g s (give -t %g, or shorter --cpu-profile-seconds or --lock-profile-seconds)",
+				   p->cpu_profile_s, p->lock_profile_s,
+				   p->cpu_profile_s + p->lock_profile_s,
+				   p->runtime_s,
+				   p->cpu_profile_s + p->lock_profile_s);
 	if (order_given && p->repeat < 2)
 		return usage_error("--repeat-order needs -r 2 or more");
 	/* The crossover ends the ramp on a level's median repeat, which

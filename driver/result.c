@@ -26,6 +26,8 @@ int result_add_level(struct run_result *r, struct level_result *level)
 	level->repeat_job_ops = NULL;
 	level->locks = NULL;
 	level->n_locks = 0;
+	level->cpu_prof.symbols = NULL;
+	level->cpu_prof.n_symbols = 0;
 	return 0;
 }
 
@@ -45,6 +47,9 @@ void level_result_free(struct level_result *level)
 	lock_entries_free(level->locks, level->n_locks);
 	level->locks = NULL;
 	level->n_locks = 0;
+	free(level->cpu_prof.symbols);
+	level->cpu_prof.symbols = NULL;
+	level->cpu_prof.n_symbols = 0;
 	level->jobs = NULL;
 	level->n_jobs = 0;
 	level->intervals = NULL;
