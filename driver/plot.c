@@ -16,6 +16,10 @@
 #include "driver/result_read.h"
 #include "driver/util.h"
 
+/* How many symbols per result the CPU profile panel draws: those with the
+ * largest share at any level. */
+#define PLOT_TOP_SYMBOLS 6
+
 /* A hostile file could name a million jobs or locks; a plot with more
  * lines than this per result is unreadable anyway. */
 #define PLOT_MAX_NAMES 64
@@ -27,6 +31,7 @@ enum panel_id {
 	PANEL_P99,
 	PANEL_SYS,
 	PANEL_LOCKS,
+	PANEL_CPU,
 	N_PANELS,
 };
 
@@ -319,6 +324,19 @@ static double lock_wait_ms(const cJSON *e, const char *name)
 	return n && !strcmp(n, name) && w >= 0 ? w / 1e6 : NAN;
 }
 
+/* A level's array `path`: "jobs", or one object down,
+ * "cpu_profile.symbols". */
+static const cJSON *level_array(const cJSON *l, const char *path)
+{
+	const char *dot = strchr(path, '.');
+	char parent[32];
+
+	if (!dot)
+		return json_arr(l, path);
+	snprintf(parent, sizeof(parent), "%.*s", (int)(dot - path), path);
+	return json_arr(json_obj(l, parent), dot + 1);
+}
+
 /*
  * One line of a per-name panel: for every ok level, the first item of
  * its `array` that has a value for `name`; a level without one breaks
@@ -339,7 +357,8 @@ static int plot_series(struct plot_data *d, const struct plot_result *r,
 	if (!f)
 		return -1;
 	cJSON_ArrayForEach(l, result_levels(r->root)) {
-		const cJSON *items = json_arr(level_is_ok(l) ? l : NULL, array);
+		const cJSON *items = level_array(level_is_ok(l) ? l : NULL,
+						 array);
 		size_t before = nrows;
 
 		cJSON_ArrayForEach(item, items) {
@@ -484,6 +503,100 @@ static int plot_locks(struct plot_data *d, const struct plot_result *r,
 	return 0;
 }
 
+/* A cpu_profile.symbols[] item's series name, "[k] osq_lock" ("[.]" for
+ * user space, as perf marks them) into buf; NULL when it has none. */
+static const char *symbol_series(const cJSON *e, char *buf, size_t len)
+{
+	const char *name = json_str(e, "symbol"), *kind = json_str(e, "kind");
+
+	if (!name || !kind)
+		return NULL;
+	snprintf(buf, len, "[%s] %s", strcmp(kind, "kernel") ? "." : "k",
+		 name);
+	return buf;
+}
+
+/* Its share of all samples in percent, for the series `name`. */
+static double symbol_share_pct(const cJSON *e, const char *name)
+{
+	char buf[300];
+	const char *n = symbol_series(e, buf, sizeof(buf));
+	double share = json_num(e, "share");
+
+	return n && !strcmp(n, name) && share >= 0 && share <= 1 ?
+		share * 100 : NAN;
+}
+
+struct symbol_peak {
+	char name[300];
+	double max_share, sum_share;
+};
+
+static int cmp_symbol_peak(const void *x, const void *y)
+{
+	const struct symbol_peak *a = x, *b = y;
+
+	if (a->max_share != b->max_share)
+		return a->max_share > b->max_share ? -1 : 1;
+	if (a->sum_share != b->sum_share)
+		return a->sum_share > b->sum_share ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The share of all CPU samples of the symbols that took the most at any
+ * level, per level: levels[].cpu_profile.symbols[] = { symbol, kind,
+ * share, ... }. A symbol is one line from level to level, by name and
+ * kind; a level where it was not among the kept ones breaks its line. */
+static int plot_cpu_symbols(struct plot_data *d, const struct plot_result *r,
+			    int dash)
+{
+	const cJSON *l, *e;
+	struct symbol_peak *syms = calloc(PLOT_MAX_NAMES, sizeof(*syms));
+	size_t n_syms = 0;
+	int rc = 0;
+
+	if (!syms)
+		return -1;
+	cJSON_ArrayForEach(l, result_levels(r->root)) {
+		size_t scanned = 0;
+
+		if (!level_is_ok(l))
+			continue;
+		cJSON_ArrayForEach(e, level_array(l, "cpu_profile.symbols")) {
+			char buf[300];
+			const char *name = symbol_series(e, buf, sizeof(buf));
+			double share = symbol_share_pct(e, name ? name : "");
+			size_t k;
+
+			if (scanned++ >= PLOT_MAX_LOCKS_SCANNED)
+				break;
+			if (!name || isnan(share))
+				continue;
+			for (k = 0; k < n_syms; k++)
+				if (!strcmp(syms[k].name, name))
+					break;
+			if (k == n_syms) {
+				if (n_syms == PLOT_MAX_NAMES)
+					continue;
+				snprintf(syms[n_syms++].name,
+					 sizeof(syms[0].name), "%s", name);
+			}
+			syms[k].sum_share += share;
+			if (share > syms[k].max_share)
+				syms[k].max_share = share;
+		}
+	}
+	qsort(syms, n_syms, sizeof(syms[0]), cmp_symbol_peak);
+	if (n_syms > PLOT_TOP_SYMBOLS)
+		n_syms = PLOT_TOP_SYMBOLS;
+	for (size_t i = 0; !rc && i < n_syms; i++)
+		rc = plot_series(d, r, dash, PANEL_CPU, "cpu_profile.symbols",
+				 symbol_share_pct, syms[i].name, i + 1,
+				 "users, % of CPU samples of symbol");
+	free(syms);
+	return rc;
+}
+
 static void write_script(FILE *gp, struct plot_data *d, size_t n_results,
 			 const char *gp_name, const char *out_name, bool png)
 {
@@ -565,6 +678,8 @@ static void panels_init(struct plot_data *d)
 				"sys %", NULL },
 		[PANEL_LOCKS] = { "top locks: wait time vs users",
 				  "wait per level (ms)", NULL },
+		[PANEL_CPU] = { "top CPU symbols: share of samples vs users (perf, all CPUs)",
+				"% of CPU samples", NULL },
 	};
 
 	for (int i = 0; i < N_PANELS; i++) {
@@ -623,7 +738,8 @@ int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 		if (plot_levels(&d, &res[i], color,
 				n_machine_sys > 0 && n_machine_sys < n) ||
 		    plot_job_p99(&d, &res[i], color) ||
-		    plot_locks(&d, &res[i], color)) {
+		    plot_locks(&d, &res[i], color) ||
+		    plot_cpu_symbols(&d, &res[i], color)) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
@@ -808,8 +924,11 @@ void plot_usage(FILE *f)
 		"results have latency); sys %% (the machine's, when the results\n"
 		"have it, else the users' own system time over window x CPUs,\n"
 		"labelled so); the wait time of the %d most-waited-on locks (when\n"
-		"the results have lock contention). Failed levels are left out\n"
-		"and break the line. SVG is 1200x900 (taller for five panels);\n"
+		"the results have lock contention); the share of all CPU samples\n"
+		"of the %d symbols with the largest share at any level (when the\n"
+		"results have a CPU profile; a level where a symbol was not kept\n"
+		"breaks its line). Failed levels are left out and break the\n"
+		"line. SVG is 1200x900 (taller for five panels or more);\n"
 		"PNG uses gnuplot's pngcairo terminal where it has it, else png.\n"
 		"\n"
 		"FILE's data and a gnuplot script are written next to it (plot.svg:\n"
@@ -826,7 +945,7 @@ void plot_usage(FILE *f)
 		"\n"
 		"Exit status: 0 written (drawn, or gnuplot is missing); 1 a file\n"
 		"cannot be read or written, nothing is ok, or gnuplot failed;\n"
-		"2 bad usage.\n", PLOT_TOP_LOCKS);
+		"2 bad usage.\n", PLOT_TOP_LOCKS, PLOT_TOP_SYMBOLS);
 }
 
 /* FILE.svg -> FILE.gp and FILE.dat, with the directory and bare names. */
