@@ -16,8 +16,9 @@
 #include "driver/result_read.h"
 #include "driver/util.h"
 
-/* How many symbols per result the CPU profile panel draws: those with the
- * largest share at any level. */
+/* How many kernel symbols per result the CPU profile panel draws: those
+ * with the largest share at the level of the most users, where the
+ * contention that grows with users is most. */
 #define PLOT_TOP_SYMBOLS 6
 
 /* A hostile file could name a million jobs or locks; a plot with more
@@ -40,6 +41,9 @@ struct panel {
 	const char *ylabel;
 	const char *yformat;	/* NULL: gnuplot's own */
 	bool logy;
+	/* A key of long titles in a smaller font: at the default size two
+	 * such keys side by side run into each other. */
+	bool small_key;
 	FILE *clauses;		/* the plot command's clauses, in memory */
 	char *text;
 	size_t len;
@@ -503,16 +507,20 @@ static int plot_locks(struct plot_data *d, const struct plot_result *r,
 	return 0;
 }
 
-/* A cpu_profile.symbols[] item's series name, "[k] osq_lock" ("[.]" for
- * user space, as perf marks them) into buf; NULL when it has none. */
+/*
+ * A cpu_profile.symbols[] item's series name, "[k] osq_lock", into buf;
+ * NULL for user-space symbols and "[unknown]": the panel is the kernel's
+ * (user space is every process's on the machine, and unresolved
+ * addresses are no one function).
+ */
 static const char *symbol_series(const cJSON *e, char *buf, size_t len)
 {
 	const char *name = json_str(e, "symbol"), *kind = json_str(e, "kind");
 
-	if (!name || !kind)
+	if (!name || !kind || strcmp(kind, "kernel") ||
+	    !strcmp(name, "[unknown]"))
 		return NULL;
-	snprintf(buf, len, "[%s] %s", strcmp(kind, "kernel") ? "." : "k",
-		 name);
+	snprintf(buf, len, "[k] %s", name);
 	return buf;
 }
 
@@ -529,28 +537,44 @@ static double symbol_share_pct(const cJSON *e, const char *name)
 
 struct symbol_peak {
 	char name[300];
-	double max_share, sum_share;
+	double top_share;	/* at the level of the most users */
+	double max_share;	/* at any level */
 };
 
 static int cmp_symbol_peak(const void *x, const void *y)
 {
 	const struct symbol_peak *a = x, *b = y;
 
+	if (a->top_share != b->top_share)
+		return a->top_share > b->top_share ? -1 : 1;
 	if (a->max_share != b->max_share)
 		return a->max_share > b->max_share ? -1 : 1;
-	if (a->sum_share != b->sum_share)
-		return a->sum_share > b->sum_share ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
-/* The share of all CPU samples of the symbols that took the most at any
- * level, per level: levels[].cpu_profile.symbols[] = { symbol, kind,
- * share, ... }. A symbol is one line from level to level, by name and
- * kind; a level where it was not among the kept ones breaks its line. */
+/* The ok level with the most users that has a CPU profile (the last of
+ * them on a tie), or NULL. */
+static const cJSON *most_users_profiled(const cJSON *root)
+{
+	const cJSON *l, *best = NULL;
+
+	cJSON_ArrayForEach(l, result_levels(root))
+		if (level_is_ok(l) &&
+		    cJSON_GetArraySize(level_array(l, "cpu_profile.symbols")) &&
+		    (!best || level_users(l) >= level_users(best)))
+			best = l;
+	return best;
+}
+
+/* The share of all CPU samples of the kernel symbols that took the most
+ * at the level of the most users (then at any level), per level:
+ * levels[].cpu_profile.symbols[] = { symbol, kind, share, ... }. A symbol
+ * is one line from level to level; a level where it was not among the
+ * kept ones breaks its line. */
 static int plot_cpu_symbols(struct plot_data *d, const struct plot_result *r,
 			    int dash)
 {
-	const cJSON *l, *e;
+	const cJSON *l, *e, *top = most_users_profiled(r->root);
 	struct symbol_peak *syms = calloc(PLOT_MAX_NAMES, sizeof(*syms));
 	size_t n_syms = 0;
 	int rc = 0;
@@ -581,7 +605,8 @@ static int plot_cpu_symbols(struct plot_data *d, const struct plot_result *r,
 				snprintf(syms[n_syms++].name,
 					 sizeof(syms[0].name), "%s", name);
 			}
-			syms[k].sum_share += share;
+			if (l == top)
+				syms[k].top_share = share;
 			if (share > syms[k].max_share)
 				syms[k].max_share = share;
 		}
@@ -657,6 +682,7 @@ static void write_script(FILE *gp, struct plot_data *d, size_t n_results,
 		} else {
 			fputs("set format y '% h'\n", gp);
 		}
+		fprintf(gp, "set key font '%s'\n", p->small_key ? ",9" : "");
 		if (p->logy)
 			fputs("set logscale y\nset yrange [*:*]\n", gp);
 		else
@@ -677,9 +703,10 @@ static void panels_init(struct plot_data *d)
 		[PANEL_SYS] = { "machine sys % vs users (/proc/stat)",
 				"sys %", NULL },
 		[PANEL_LOCKS] = { "top locks: wait time vs users",
-				  "wait per level (ms)", NULL },
-		[PANEL_CPU] = { "top CPU symbols: share of samples vs users (perf, all CPUs)",
-				"% of CPU samples", NULL },
+				  "wait per level (ms)", NULL, .small_key = true },
+		[PANEL_CPU] = { "top kernel symbols: share of all CPU samples vs users",
+				"% of CPU samples (perf, all CPUs)", NULL,
+				.small_key = true },
 	};
 
 	for (int i = 0; i < N_PANELS; i++) {
@@ -925,10 +952,11 @@ void plot_usage(FILE *f)
 		"have it, else the users' own system time over window x CPUs,\n"
 		"labelled so); the wait time of the %d most-waited-on locks (when\n"
 		"the results have lock contention); the share of all CPU samples\n"
-		"of the %d symbols with the largest share at any level (when the\n"
-		"results have a CPU profile; a level where a symbol was not kept\n"
-		"breaks its line). Failed levels are left out and break the\n"
-		"line. SVG is 1200x900 (taller for five panels or more);\n"
+		"of the %d kernel symbols with the largest share at the level of\n"
+		"the most users (when the results have a CPU profile; a level\n"
+		"where a symbol was not kept breaks its line). Failed levels are\n"
+		"left out and break the line. SVG is 1200x900 (taller for five\n"
+		"panels or more);\n"
 		"PNG uses gnuplot's pngcairo terminal where it has it, else png.\n"
 		"\n"
 		"FILE's data and a gnuplot script are written next to it (plot.svg:\n"

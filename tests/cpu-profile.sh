@@ -21,8 +21,8 @@ expect_stderr 'take turns in each window'
 [ -z "$(ls -A "$out")" ] || fail "a refused run wrote to $out"
 
 # The plot panel and compare's lines, from a result given CPU profiles
-# by hand: the symbol is one line across levels, and a level that did
-# not keep it breaks the line.
+# by hand: a kernel symbol is one line across levels, and a level that
+# did not keep it breaks the line.
 expect_status 0 run_aimsweep run --levels 1,2,4 -t 0.3 -w 0 -d "$scratch" \
 	-o "$out" creat-contention
 plain=$(latest_result)
@@ -40,10 +40,12 @@ jq '.params.cpu_profile = { seconds: 1, top: 2 } |
 mkdir -p "$test_dir/empty" "$test_dir/plot"
 env PATH="$test_dir/empty" "$AIMSWEEP" plot "$test_dir/a.json" \
 	-o "$test_dir/plot/p.svg" 2>/dev/null || fail "plot of a.json"
-grep -q "^set title 'top CPU symbols: share of samples" \
+grep -q "^set title 'top kernel symbols: share of all CPU samples" \
 	"$test_dir/plot/p.gp" || fail "no CPU symbols panel"
 grep -q "title .*'\[k\] osq_lock'" "$test_dir/plot/p.gp" ||
 	fail "no line for [k] osq_lock"
+# The panel is the kernel's: user space is every process's.
+! grep -q "main'" "$test_dir/plot/p.gp" || fail "a line for [.] main"
 # osq_lock's block: 1 user at 1%, a break at 2, 4 users at 25%.
 awk '/^# index .*symbol/ { b = 1; next } b && /^$/ { print "gap"; next }
      b && /^[0-9]/ { print $1, $2 } /^# index/ { b = 0 }' \
@@ -53,7 +55,7 @@ grep -Eq '(^| )1 1 gap 4 25 ' "$test_dir/rows" ||
 # Without CPU profiles there is no such panel.
 env PATH="$test_dir/empty" "$AIMSWEEP" plot "$plain" \
 	-o "$test_dir/plot/q.svg" 2>/dev/null || fail "plot of $plain"
-! grep -q "top CPU symbols" "$test_dir/plot/q.gp" ||
+! grep -q "top kernel symbols" "$test_dir/plot/q.gp" ||
 	fail "a CPU symbols panel without CPU profiles"
 # compare: at 4 users osq_lock rose from below A's floor (main, 10%) to
 # 25%: at least 15 points.
