@@ -18,8 +18,9 @@
 
 /* How many kernel symbols per result the CPU profile panel draws: those
  * with the largest share at the level of the most users, where the
- * contention that grows with users is most. */
-#define PLOT_TOP_SYMBOLS 6
+ * contention that grows with users is most. As many as the lock panel's
+ * locks: a sixth line's title no longer fits under the panel. */
+#define PLOT_TOP_SYMBOLS 5
 
 /* A hostile file could name a million jobs or locks; a plot with more
  * lines than this per result is unreadable anyway. */
@@ -387,13 +388,16 @@ static int plot_series(struct plot_data *d, const struct plot_result *r,
 		return 0;
 	}
 	snprintf(what, sizeof(what), "%s %zu", what_prefix, color);
-	idx = put_block(d, r->label, what, rows, len);
+	idx = put_block(d, r->label ? r->label : "the result", what, rows, len);
 	free(rows);
 	c = clause(&d->panels[panel]);
 	fprintf(c, "dat index %zu using 1:2 with linespoints lc %zu dt %d pt 7 title ",
 		idx, color, dash);
-	gp_quote(c, r->label);
-	fputs(".': '.", c);
+	/* Without a label (one result) the title is the name alone. */
+	if (r->label) {
+		gp_quote(c, r->label);
+		fputs(".': '.", c);
+	}
 	gp_quote(c, name);
 	return 0;
 }
@@ -572,8 +576,14 @@ static const cJSON *most_users_profiled(const cJSON *root)
  * is one line from level to level; a level where it was not among the
  * kept ones breaks its line. */
 static int plot_cpu_symbols(struct plot_data *d, const struct plot_result *r,
-			    int dash)
+			    int dash, bool alone)
 {
+	/* Symbol names are long ("__raw_callee_save___kvm_vcpu_is_preempted"):
+	 * with the result's label before each, gnuplot finds the key too
+	 * wide for half the picture and leaves it out. A lone result's
+	 * label is in the other panels' keys. */
+	struct plot_result unlabelled = { .root = r->root, .label = NULL };
+
 	const cJSON *l, *e, *top = most_users_profiled(r->root);
 	struct symbol_peak *syms = calloc(PLOT_MAX_NAMES, sizeof(*syms));
 	size_t n_syms = 0;
@@ -615,7 +625,8 @@ static int plot_cpu_symbols(struct plot_data *d, const struct plot_result *r,
 	if (n_syms > PLOT_TOP_SYMBOLS)
 		n_syms = PLOT_TOP_SYMBOLS;
 	for (size_t i = 0; !rc && i < n_syms; i++)
-		rc = plot_series(d, r, dash, PANEL_CPU, "cpu_profile.symbols",
+		rc = plot_series(d, alone ? &unlabelled : r, dash, PANEL_CPU,
+				 "cpu_profile.symbols",
 				 symbol_share_pct, syms[i].name, i + 1,
 				 "users, % of CPU samples of symbol");
 	free(syms);
@@ -766,7 +777,7 @@ int plot_write(const struct plot_result *res, size_t n, const char *gp_path,
 				n_machine_sys > 0 && n_machine_sys < n) ||
 		    plot_job_p99(&d, &res[i], color) ||
 		    plot_locks(&d, &res[i], color) ||
-		    plot_cpu_symbols(&d, &res[i], color)) {
+		    plot_cpu_symbols(&d, &res[i], color, n == 1)) {
 			snprintf(err, errlen, "out of memory");
 			goto out;
 		}
