@@ -13,16 +13,17 @@
 #include "driver/result.h"
 
 /*
- * perf samples every CPU this often, in Hz: about a millisecond apart, so
- * that a 1 s slice of a 2-CPU machine holds some 2000 samples and a share
- * of 5% is known to within 1% (two binomial standard errors); one
- * interrupt a millisecond per CPU is a small cost (see
- * cpu_profile_disturbed()). 997 is prime, so that sampling does not run in
- * step with the scheduler tick (100, 250 or 1000 Hz) or with other
- * periodic work, which would show what runs at those moments instead of
- * what runs most.
+ * perf samples every CPU this often, in Hz. Each sample is a timer
+ * interrupt, which in a virtual machine can cost tens of microseconds
+ * (docs/profiles.md has the measurement): at about 500 Hz that stays
+ * near 1% of each CPU while sampling is on, where 1000 Hz costs twice as
+ * much. A 1 s slice of a 2-CPU machine still holds some 1000 samples, so
+ * that a share of 5% is known to about 1.5% (two binomial standard
+ * errors). 499 is prime, so that sampling does not run in step with the
+ * scheduler tick (100, 250 or 1000 Hz) or with other periodic work, which
+ * would show what runs at those moments instead of what runs most.
  */
-#define CPU_PROFILE_HZ 997
+#define CPU_PROFILE_HZ 499
 
 /* Above this share of the window's CPU time taken by perf record itself,
  * a level is marked disturbed. */
