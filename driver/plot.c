@@ -43,7 +43,8 @@ struct panel {
 	const char *yformat;	/* NULL: gnuplot's own */
 	bool logy;
 	/* A key of long titles in a smaller font: at the default size two
-	 * such keys side by side run into each other. */
+	 * such keys side by side run into each other. One column: two of
+	 * short titles ran into the axis label above them. */
 	bool small_key;
 	FILE *clauses;		/* the plot command's clauses, in memory */
 	char *text;
@@ -693,7 +694,8 @@ static void write_script(FILE *gp, struct plot_data *d, size_t n_results,
 		} else {
 			fputs("set format y '% h'\n", gp);
 		}
-		fprintf(gp, "set key font '%s'\n", p->small_key ? ",9" : "");
+		fprintf(gp, "set key font '%s' maxcols %s\n",
+			p->small_key ? ",9" : "", p->small_key ? "1" : "auto");
 		if (p->logy)
 			fputs("set logscale y\nset yrange [*:*]\n", gp);
 		else
