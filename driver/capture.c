@@ -1,4 +1,4 @@
-/* driver/capture.c: a level's captures in its steady state, in order: the lock profile (perf_lock.c) and the user's hook (hook.c). */
+/* driver/capture.c: a level's captures in its steady state, in order: the CPU profile (cpu_profile.c), the lock profile (perf_lock.c) and the user's hook (hook.c). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,13 +7,14 @@
 #include <sys/stat.h>
 
 #include "driver/capture.h"
+#include "driver/cpu_profile.h"
 #include "driver/hook.h"
 #include "driver/perf_lock.h"
 #include "driver/process.h"
 
 bool capture_wanted(const struct run_params *p)
 {
-	return p->lock_profile || p->hook_cmd;
+	return p->lock_profile || p->cpu_profile || p->hook_cmd;
 }
 
 void capture_error(struct level_capture *c, const char *fmt, ...)
@@ -40,6 +41,8 @@ int capture_output_file(struct level_capture *c, const char *what,
 
 int capture_check(const struct run_params *p, char *err, size_t errlen)
 {
+	if (cpu_profile_check(p, err, errlen))
+		return -1;
 	if (!p->lock_profile)
 		return 0;
 	return perf_lock_check(p, err, errlen);
@@ -66,6 +69,9 @@ int capture_prepare(struct level_capture *c, const struct run_params *p,
 			 strerror(errno));
 		return -1;
 	}
+	if (p->cpu_profile &&
+	    cpu_profile_prepare(&c->cpu, p, c->dir, err, errlen))
+		return -1;
 	if (!p->lock_profile)
 		return 0;
 	return perf_lock_prepare(c, err, errlen);
@@ -76,6 +82,8 @@ void capture_start(struct level_capture *c)
 	if (!c->params || c->started)
 		return;
 	c->started = true;
+	/* The CPU profile first, from t0; the lock profile after it. */
+	cpu_profile_start(&c->cpu);
 	perf_lock_start(c);
 	if (c->params->hook_cmd)
 		hook_start(c);
@@ -83,6 +91,8 @@ void capture_start(struct level_capture *c)
 
 void capture_finish(struct level_capture *c, struct level_result *level)
 {
+	char err[REASON_LEN];
+
 	if (!c->params)
 		return;
 	if (run_interrupted) {
@@ -92,6 +102,10 @@ void capture_finish(struct level_capture *c, struct level_result *level)
 	/* The hook first: its level is over. */
 	hook_finish(c, level);
 	perf_lock_finish(c, level);
+	if (cpu_profile_finish(&c->cpu, level,
+			       level->status == LEVEL_OK && !c->error[0], err,
+			       sizeof(err)))
+		capture_error(c, "%s", err);
 	if (run_interrupted) {
 		capture_abort(c);
 		return;
@@ -107,6 +121,7 @@ void capture_abort(struct level_capture *c)
 {
 	if (!c->params)
 		return;
+	cpu_profile_abort(&c->cpu);
 	perf_lock_abort(c);
 	hook_abort(c);
 	c->params = NULL;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "driver/cpu_profile.h"
 #include "driver/params.h"
 #include "driver/result.h"
 
@@ -39,11 +40,15 @@ struct level_capture {
 	int perf_ack_fd;	/* perf's acknowledgements */
 	bool perf_fds_open;
 	double profile_s;	/* how long perf's events are on */
+	/* From t0 to the lock profile's start: with --cpu-profile, the CPU
+	 * profile's slice comes first. */
+	double profile_offset_s;
 	pid_t timer_pid;	/* turns perf's events off at t0 + profile_s */
 	/* The hook (hook.c): /bin/sh -c CMD under a supervisor that leads
 	 * the hook's process group. */
 	pid_t hook_pid;
 	bool started;		/* capture_start() ran */
+	struct cpu_capture cpu;	/* --cpu-profile */
 	char error[REASON_LEN];	/* the first failure; it fails the level */
 };
 

@@ -366,10 +366,163 @@ static void print_jobs(FILE *f, const cJSON *la, const cJSON *lb,
 	}
 }
 
+/* At each level both sides profiled, this many symbols whose share of
+ * the CPU samples moved most are listed. */
+#define COMPARE_CPU_SYMBOLS 3
+/* The most symbols of a side's level looked at; result.json keeps 20 by
+ * default. */
+#define COMPARE_CPU_SCANNED 256
+/* |z| at or above this is called beyond sampling noise. */
+#define COMPARE_CPU_Z 3.0
+
+/* One symbol of a level on both sides; a side that did not keep it has
+ * its share at most that side's floor. */
+struct symbol_move {
+	const char *name;
+	bool kernel;
+	double a, b;		/* shares, NaN where not kept */
+	double move;		/* b - a, the absent side at its floor */
+};
+
+/* A level's CPU profile as compare needs it: its symbols, its sample
+ * count, and the largest share a symbol it did not keep can have (the
+ * smallest kept one when the list is as long as --cpu-profile-top
+ * allowed, else 0: every symbol was kept). False when it has none. */
+static bool read_cpu_profile(const cJSON *root, const cJSON *level,
+			     const cJSON **syms, double *samples,
+			     double *floor)
+{
+	const cJSON *cp = json_obj(level, "cpu_profile"), *e;
+	double top = json_num2(json_obj(root, "params"), "cpu_profile", "top");
+	size_t n = 0;
+
+	*syms = json_arr(cp, "symbols");
+	*samples = json_num(cp, "samples");
+	*floor = 0;
+	if (!*syms || !(*samples > 0) || json_str(cp, "rejected"))
+		return false;
+	cJSON_ArrayForEach(e, *syms) {
+		double share = json_num(e, "share");
+
+		if (++n > COMPARE_CPU_SCANNED)
+			break;
+		if (share >= 0 && (n == 1 || share < *floor))
+			*floor = share;
+	}
+	if (!n || !((double)n >= top))
+		*floor = 0;
+	return true;
+}
+
+/* Adds a side's symbols to v (at most COMPARE_CPU_SCANNED * 2). */
+static size_t add_moves(struct symbol_move *v, size_t n, const cJSON *syms,
+			bool side_b)
+{
+	const cJSON *e;
+	size_t scanned = 0;
+
+	cJSON_ArrayForEach(e, syms) {
+		const char *name = json_str(e, "symbol");
+		const char *kind = json_str(e, "kind");
+		double share = json_num(e, "share");
+		bool kernel;
+		size_t k;
+
+		if (scanned++ >= COMPARE_CPU_SCANNED)
+			break;
+		if (!name || !kind || !(share >= 0 && share <= 1))
+			continue;
+		kernel = !strcmp(kind, "kernel");
+		for (k = 0; k < n; k++)
+			if (v[k].kernel == kernel && !strcmp(v[k].name, name))
+				break;
+		if (k == n) {
+			v[n++] = (struct symbol_move){ name, kernel, NAN, NAN,
+						       0 };
+		}
+		if (side_b)
+			v[k].b = share;
+		else
+			v[k].a = share;
+	}
+	return n;
+}
+
+static int cmp_move(const void *x, const void *y)
+{
+	const struct symbol_move *a = x, *b = y;
+
+	if (fabs(a->move) != fabs(b->move))
+		return fabs(a->move) > fabs(b->move) ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* A share in percent, or "<F%" for one not kept, F the side's floor. */
+static void put_share(FILE *f, double share, double floor)
+{
+	char buf[32];
+
+	if (isnan(share))
+		snprintf(buf, sizeof(buf), "<%.2f%%", floor * 100);
+	else
+		snprintf(buf, sizeof(buf), "%.2f%%", share * 100);
+	fprintf(f, " %15s", buf);
+}
+
+/*
+ * The symbols whose share of all CPU samples moved most from A to B at a
+ * level both sides profiled (--cpu-profile), with a binomial z of the
+ * change: samples are taken a millisecond apart, so this says how far
+ * sampling alone could move a share, not how much two runs differ.
+ */
+static void print_cpu_symbols(FILE *f, const cJSON *ra, const cJSON *la,
+			      const cJSON *rb, const cJSON *lb)
+{
+	const cJSON *sa, *sb;
+	double na, nb, floor_a, floor_b;
+	struct symbol_move *v;
+	size_t n;
+
+	if (!read_cpu_profile(ra, la, &sa, &na, &floor_a) ||
+	    !read_cpu_profile(rb, lb, &sb, &nb, &floor_b))
+		return;
+	v = calloc(2 * COMPARE_CPU_SCANNED, sizeof(*v));
+	if (!v)
+		return;
+	n = add_moves(v, 0, sa, false);
+	n = add_moves(v, n, sb, true);
+	for (size_t i = 0; i < n; i++)
+		v[i].move = (isnan(v[i].b) ? floor_b : v[i].b) -
+			    (isnan(v[i].a) ? floor_a : v[i].a);
+	qsort(v, n, sizeof(*v), cmp_move);
+	for (size_t i = 0; i < n && i < COMPARE_CPU_SYMBOLS; i++) {
+		double pa = isnan(v[i].a) ? floor_a : v[i].a;
+		double pb = isnan(v[i].b) ? floor_b : v[i].b;
+		double se = sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb);
+		double z = se > 0 ? v[i].move / se : NAN;
+		size_t len = strlen(v[i].name) + strlen("cpu [k] ");
+
+		if (v[i].move == 0)
+			break;
+		fprintf(f, "%7s  cpu [%s] ", "", v[i].kernel ? "k" : ".");
+		fput_safe(f, v[i].name);
+		fprintf(f, "%*s", len < 22 ? (int)(22 - len) : 0, "");
+		put_share(f, v[i].a, floor_a);
+		put_share(f, v[i].b, floor_b);
+		fprintf(f, " %+7.2fpt  %s (z=%.1f, %.0f+%.0f samples)\n",
+			v[i].move * 100,
+			fabs(z) >= COMPARE_CPU_Z ? "beyond sampling noise" :
+						   "within sampling noise",
+			z, na, nb);
+	}
+	free(v);
+}
+
 struct compare_totals {
 	size_t both, only_a, only_b, regressions;
 	double fail_above_pct;
 	double noise_pct;
+	const cJSON *root_a, *root_b;	/* the two results */
 };
 
 static void print_pair(FILE *f, double users, const cJSON *la,
@@ -449,6 +602,7 @@ static void print_pair(FILE *f, double users, const cJSON *la,
 	put_verdict(f, &ra, &rb, have, pct, tot->noise_pct);
 	fputs(regressed ? "; REGRESSION\n" : "\n", f);
 	print_jobs(f, la, lb, tot->noise_pct);
+	print_cpu_symbols(f, tot->root_a, la, tot->root_b, lb);
 }
 
 bool compare_significant(double p, double pct, double noise_pct)
@@ -461,7 +615,8 @@ bool compare_print(FILE *f, const cJSON *a, const char *a_name,
 		   double noise_pct)
 {
 	struct compare_totals tot = { .fail_above_pct = fail_above_pct,
-				      .noise_pct = noise_pct };
+				      .noise_pct = noise_pct,
+				      .root_a = a, .root_b = b };
 	struct side_level *va, *vb;
 	size_t na, nb, i = 0, k = 0;
 
@@ -533,6 +688,15 @@ void compare_usage(FILE *f)
 		"run per side says nothing about how much the number moves by\n"
 		"itself.\n"
 		"\n"
+		"CPU profiles: at a level both results profiled (run --cpu-profile),\n"
+		"the %d symbols whose share of all CPU samples moved most, in\n"
+		"percentage points (pt), marked [k] kernel or [.] user. A symbol\n"
+		"a side did not keep is shown as below that side's smallest kept\n"
+		"share, and counted at it. z is the change over its binomial\n"
+		"standard error: \"beyond sampling noise\" from |z| %g, which says\n"
+		"that sampling alone would hardly move the share that far, not\n"
+		"that another run would not.\n"
+		"\n"
 		"Options:\n"
 		"  --fail-above PCT  exit 1 when a level's jobs/min dropped by more\n"
 		"                    than PCT percent from A to B; only drops count,\n"
@@ -548,7 +712,8 @@ void compare_usage(FILE *f)
 		"level dropped beyond --fail-above; 2 bad usage, a file that\n"
 		"cannot be read or is not a result.json this aimsweep reads, or\n"
 		"output that cannot be written.\n",
-		COMPARE_ALPHA, COMPARE_NOISE_PCT);
+		COMPARE_ALPHA, COMPARE_CPU_SYMBOLS, COMPARE_CPU_Z,
+		COMPARE_NOISE_PCT);
 }
 
 static bool parse_percent(const char *s, double *out)

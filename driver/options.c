@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "driver/cpu_profile.h"
 #include "driver/options.h"
 #include "driver/report.h"
 #include "driver/users.h"
@@ -272,6 +273,43 @@ static bool latency_json(const struct run_option *o,
 				       SAMPLE_BUDGET_PERMILLE / 10.0);
 }
 
+/* --cpu-profile's object: what it samples and the rule that marks a
+ * level disturbed; its seconds and top follow from their rows. */
+static bool cpu_profile_json(const struct run_option *o,
+			     const struct run_params *p, cJSON *params)
+{
+	cJSON *cp;
+
+	if (!p->cpu_profile)
+		return true;
+	cp = cJSON_AddObjectToObject(params, o->json);
+	return cp &&
+	       cJSON_AddStringToObject(cp, "event", "cpu-clock") &&
+	       cJSON_AddNumberToObject(cp, "frequency_hz", CPU_PROFILE_HZ) &&
+	       cJSON_AddNumberToObject(cp, "disturbed_above_pct",
+				       CPU_PROFILE_DISTURB_PCT);
+}
+
+/* --keep-profiles goes with each profile that was taken. */
+static bool keep_profiles_json(const struct run_option *o,
+			       const struct run_params *p, cJSON *params)
+{
+	static const char *const keys[] = { "lock_profile", "cpu_profile" };
+	const bool taken[] = { p->lock_profile, p->cpu_profile };
+
+	for (size_t i = 0; i < 2; i++) {
+		cJSON *obj;
+
+		if (!taken[i])
+			continue;
+		obj = cJSON_GetObjectItemCaseSensitive(params, keys[i]);
+		if (!obj || !cJSON_AddBoolToObject(obj, o->json,
+						   p->keep_profiles))
+			return false;
+	}
+	return true;
+}
+
 static const struct opt_choice order_choices[] = {
 	{ "interleaved", true },
 	{ "consecutive", false },
@@ -367,11 +405,28 @@ const struct run_option run_options[] = {
 	  .def = 10, .min = 1, .max = 100000, .what = "a number",
 	  .needs = "lock-profile", .json = "lock_profile.top",
 	  .help = "callers kept per level" },
+	{ "cpu-profile", 0, OPT_FLAG, RUN_FIELD(cpu_profile),
+	  .json = "cpu_profile", .to_json = cpu_profile_json,
+	  .help = "sample where the CPUs' time goes in each level's window "
+		  "with perf record -e cpu-clock (root or "
+		  "kernel.perf_event_paranoid 0); the top symbols' shares of "
+		  "all samples go into result.json; with --lock-profile, "
+		  "first the CPU profile, then the lock profile" },
+	{ "cpu-profile-seconds", 0, OPT_SECONDS, RUN_FIELD(cpu_profile_s),
+	  .def = 1, .min = 0.1, .max = 86400, .metavar = "N",
+	  .needs = "cpu-profile", .json = "cpu_profile.seconds",
+	  .help = "sample the first N seconds of each window, at most the "
+		  "runtime" },
+	{ "cpu-profile-top", 0, OPT_UINT, RUN_FIELD(cpu_profile_top),
+	  .def = 20, .min = 1, .max = 100000, .what = "a number",
+	  .needs = "cpu-profile", .json = "cpu_profile.top",
+	  .help = "symbols kept per level" },
 	{ "keep-profiles", 0, OPT_FLAG, RUN_FIELD(keep_profiles),
-	  .needs = "lock-profile", .json = "lock_profile.keep_profiles",
-	  .help = "keep each level's perf.data in its level directory beside "
-		  "result.json, level-<users>/ (level-<users>-r<k>/ with -r; "
-		  ".2 for a user count's second level)" },
+	  .json = "keep_profiles", .to_json = keep_profiles_json,
+	  .help = "with --lock-profile or --cpu-profile: keep each level's "
+		  "perf data in its level directory beside result.json, "
+		  "level-<users>/ (level-<users>-r<k>/ with -r; .2 for a user "
+		  "count's second level)" },
 	{ "hook", 0, OPT_STRING, RUN_FIELD(hook_cmd), .metavar = "CMD",
 	  .parse = parse_hook, .json = "hook", .flags = OPTF_JSON_IF_SET,
 	  .help = "run /bin/sh -c CMD at the start of each level's window, "

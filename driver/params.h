@@ -54,6 +54,10 @@ struct run_params {
 	bool lock_profile;	/* --lock-profile */
 	double lock_profile_s;	/* events on from t0, at most runtime_s */
 	unsigned int lock_profile_top;	/* entries kept per level */
+	/* --cpu-profile: sampled from t0 (before the lock profile) */
+	bool cpu_profile;
+	double cpu_profile_s;
+	unsigned int cpu_profile_top;	/* symbols kept per level */
 	bool keep_profiles;	/* keep each level's perf.data */
 	const char *hook_cmd;	/* --hook, run with /bin/sh -c */
 	const char *format;	/* -f: how stdout shows the run */

@@ -74,40 +74,10 @@ static const char *log_excerpt(const char *path, char *buf, size_t len)
 	return buf;
 }
 
-/* write() that cannot raise SIGPIPE, whatever the driver does with it:
- * perf may be gone when we talk to it. */
-static int write_nosigpipe(int fd, const char *buf, size_t len)
-{
-	sigset_t pipe_set, old, pending;
-	struct timespec zero = { 0, 0 };
-	bool was_pending;
-	ssize_t n;
-	int err = 0;
-
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &pipe_set, &old);
-	sigpending(&pending);
-	was_pending = sigismember(&pending, SIGPIPE);
-
-	do {
-		n = write(fd, buf, len);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0)
-		err = errno;
-	else if ((size_t)n != len)
-		err = EIO;
-	if (err == EPIPE && !was_pending)
-		sigtimedwait(&pipe_set, NULL, &zero);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	errno = err;
-	return err ? -1 : 0;
-}
-
 /* Sends perf record one of its --control commands ("enable\n", ...). */
 static int perf_command(struct level_capture *c, const char *cmd)
 {
-	return write_nosigpipe(c->perf_ctl_fd, cmd, strlen(cmd));
+	return process_write_nosigpipe(c->perf_ctl_fd, cmd, strlen(cmd));
 }
 
 /* Waits for perf's next "ack" until deadline_ns; -1 when perf is gone,
@@ -395,22 +365,37 @@ int perf_lock_prepare(struct level_capture *c, char *err, size_t errlen)
 {
 	const struct run_params *p = c->params;
 
-	/* Events go on at t0: a profile no longer than the window stays in
-	 * it. */
-	c->profile_s = fmin(p->lock_profile_s, p->runtime_s);
+	/* Events go on at t0, or after the CPU profile's slice, which comes
+	 * first: a profile no longer than what is left of the window stays
+	 * in it (cli.c sees that both fit). */
+	if (p->cpu_profile)
+		c->profile_offset_s = c->cpu.slice_s;
+	c->profile_s = fmin(p->lock_profile_s,
+			    p->runtime_s - c->profile_offset_s);
 	if (perf_data_path(c, err, errlen))
 		return -1;
 	return perf_launch(c, err, errlen);
 }
 
-/* A child of the driver that turns perf's events off at off_ns: the
- * driver itself sleeps until t1 meanwhile. */
-static void start_timer(struct level_capture *c, uint64_t off_ns)
+/* Sleeps until the CLOCK_MONOTONIC time at_ns. */
+static void sleep_until_abs(uint64_t at_ns)
 {
 	struct timespec ts = {
-		.tv_sec = (time_t)(off_ns / NSEC_PER_SEC),
-		.tv_nsec = (long)(off_ns % NSEC_PER_SEC),
+		.tv_sec = (time_t)(at_ns / NSEC_PER_SEC),
+		.tv_nsec = (long)(at_ns % NSEC_PER_SEC),
 	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+			       NULL) == EINTR)
+		;
+}
+
+/* A child of the driver that turns perf's events on at on_ns (unless 0:
+ * they are on already) and off at off_ns: the driver itself sleeps until
+ * t1 meanwhile. It exits 2 when perf would not turn them on. */
+static void start_timer(struct level_capture *c, uint64_t on_ns,
+			uint64_t off_ns)
+{
 	pid_t parent = getpid();
 	pid_t pid = fork();
 
@@ -423,26 +408,37 @@ static void start_timer(struct level_capture *c, uint64_t off_ns)
 		process_child_setup(parent, SIGKILL);
 		prctl(PR_SET_NAME, "aimsweep-timer");
 		process_close_other_fds(&c->perf_ctl_fd, 1);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-				       NULL) == EINTR)
-			;
+		if (on_ns) {
+			sleep_until_abs(on_ns);
+			if (perf_command(c, "enable\n"))
+				_exit(2);
+		}
+		sleep_until_abs(off_ns);
 		_exit(perf_command(c, "disable\n") ? 1 : 0);
 	}
 	setpgid(pid, pid);
 	c->timer_pid = pid;
 }
 
+/* At t0: the events go on now, or after the CPU profile's slice. */
 void perf_lock_start(struct level_capture *c)
 {
-	uint64_t off_ns = process_deadline_in(c->profile_s);
+	uint64_t on_ns = 0, off_ns;
 
 	if (c->perf_pid <= 0)
 		return;
+	if (c->profile_offset_s > 0) {
+		on_ns = process_deadline_in(c->profile_offset_s);
+		off_ns = on_ns + (uint64_t)(c->profile_s * NSEC_PER_SEC);
+		start_timer(c, on_ns, off_ns);
+		return;
+	}
+	off_ns = process_deadline_in(c->profile_s);
 	if (perf_command(c, "enable\n"))
 		capture_error(c, "lock profile: cannot enable perf's events: %s",
 			      strerror(errno));
 	else
-		start_timer(c, off_ns);
+		start_timer(c, 0, off_ns);
 }
 
 /* Unit multipliers of perf's times: "%.2f ms", or "%llu ns" below 1 us. */
@@ -811,6 +807,8 @@ void perf_lock_finish(struct level_capture *c, struct level_result *level)
 		if (WIFSIGNALED(status) && !run_interrupted)
 			capture_error(c, "lock profile: its timer did not end it within %.0f s of the window's end",
 				      TIMER_EXIT_TIMEOUT_S);
+		else if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+			capture_error(c, "lock profile: perf would not switch its events on after the CPU profile");
 	}
 	if (c->perf_pid <= 0)
 		return;

@@ -16,6 +16,12 @@
 #include "driver/result_read.h"
 #include "driver/util.h"
 
+/* How many kernel symbols per result the CPU profile panel draws: those
+ * with the largest share at the level of the most users, where the
+ * contention that grows with users is most. As many as the lock panel's
+ * locks: a sixth line's title no longer fits under the panel. */
+#define PLOT_TOP_SYMBOLS 5
+
 /* A hostile file could name a million jobs or locks; a plot with more
  * lines than this per result is unreadable anyway. */
 #define PLOT_MAX_NAMES 64
@@ -27,6 +33,7 @@ enum panel_id {
 	PANEL_P99,
 	PANEL_SYS,
 	PANEL_LOCKS,
+	PANEL_CPU,
 	N_PANELS,
 };
 
@@ -35,6 +42,10 @@ struct panel {
 	const char *ylabel;
 	const char *yformat;	/* NULL: gnuplot's own */
 	bool logy;
+	/* A key of long titles in a smaller font: at the default size two
+	 * such keys side by side run into each other. One column: two of
+	 * short titles ran into the axis label above them. */
+	bool small_key;
 	FILE *clauses;		/* the plot command's clauses, in memory */
 	char *text;
 	size_t len;
@@ -319,6 +330,19 @@ static double lock_wait_ms(const cJSON *e, const char *name)
 	return n && !strcmp(n, name) && w >= 0 ? w / 1e6 : NAN;
 }
 
+/* A level's array `path`: "jobs", or one object down,
+ * "cpu_profile.symbols". */
+static const cJSON *level_array(const cJSON *l, const char *path)
+{
+	const char *dot = strchr(path, '.');
+	char parent[32];
+
+	if (!dot)
+		return json_arr(l, path);
+	snprintf(parent, sizeof(parent), "%.*s", (int)(dot - path), path);
+	return json_arr(json_obj(l, parent), dot + 1);
+}
+
 /*
  * One line of a per-name panel: for every ok level, the first item of
  * its `array` that has a value for `name`; a level without one breaks
@@ -339,7 +363,8 @@ static int plot_series(struct plot_data *d, const struct plot_result *r,
 	if (!f)
 		return -1;
 	cJSON_ArrayForEach(l, result_levels(r->root)) {
-		const cJSON *items = json_arr(level_is_ok(l) ? l : NULL, array);
+		const cJSON *items = level_array(level_is_ok(l) ? l : NULL,
+						 array);
 		size_t before = nrows;
 
 		cJSON_ArrayForEach(item, items) {
@@ -364,13 +389,16 @@ static int plot_series(struct plot_data *d, const struct plot_result *r,
 		return 0;
 	}
 	snprintf(what, sizeof(what), "%s %zu", what_prefix, color);
-	idx = put_block(d, r->label, what, rows, len);
+	idx = put_block(d, r->label ? r->label : "the result", what, rows, len);
 	free(rows);
 	c = clause(&d->panels[panel]);
 	fprintf(c, "dat index %zu using 1:2 with linespoints lc %zu dt %d pt 7 title ",
 		idx, color, dash);
-	gp_quote(c, r->label);
-	fputs(".': '.", c);
+	/* Without a label (one result) the title is the name alone. */
+	if (r->label) {
+		gp_quote(c, r->label);
+		fputs(".': '.", c);
+	}
 	gp_quote(c, name);
 	return 0;
 }
@@ -484,6 +512,128 @@ static int plot_locks(struct plot_data *d, const struct plot_result *r,
 	return 0;
 }
 
+/*
+ * A cpu_profile.symbols[] item's series name, "[k] osq_lock", into buf;
+ * NULL for user-space symbols and "[unknown]": the panel is the kernel's
+ * (user space is every process's on the machine, and unresolved
+ * addresses are no one function).
+ */
+static const char *symbol_series(const cJSON *e, char *buf, size_t len)
+{
+	const char *name = json_str(e, "symbol"), *kind = json_str(e, "kind");
+
+	if (!name || !kind || strcmp(kind, "kernel") ||
+	    !strcmp(name, "[unknown]"))
+		return NULL;
+	snprintf(buf, len, "[k] %s", name);
+	return buf;
+}
+
+/* Its share of all samples in percent, for the series `name`. */
+static double symbol_share_pct(const cJSON *e, const char *name)
+{
+	char buf[300];
+	const char *n = symbol_series(e, buf, sizeof(buf));
+	double share = json_num(e, "share");
+
+	return n && !strcmp(n, name) && share >= 0 && share <= 1 ?
+		share * 100 : NAN;
+}
+
+struct symbol_peak {
+	char name[300];
+	double top_share;	/* at the level of the most users */
+	double max_share;	/* at any level */
+};
+
+static int cmp_symbol_peak(const void *x, const void *y)
+{
+	const struct symbol_peak *a = x, *b = y;
+
+	if (a->top_share != b->top_share)
+		return a->top_share > b->top_share ? -1 : 1;
+	if (a->max_share != b->max_share)
+		return a->max_share > b->max_share ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The ok level with the most users that has a CPU profile (the last of
+ * them on a tie), or NULL. */
+static const cJSON *most_users_profiled(const cJSON *root)
+{
+	const cJSON *l, *best = NULL;
+
+	cJSON_ArrayForEach(l, result_levels(root))
+		if (level_is_ok(l) &&
+		    cJSON_GetArraySize(level_array(l, "cpu_profile.symbols")) &&
+		    (!best || level_users(l) >= level_users(best)))
+			best = l;
+	return best;
+}
+
+/* The share of all CPU samples of the kernel symbols that took the most
+ * at the level of the most users (then at any level), per level:
+ * levels[].cpu_profile.symbols[] = { symbol, kind, share, ... }. A symbol
+ * is one line from level to level; a level where it was not among the
+ * kept ones breaks its line. */
+static int plot_cpu_symbols(struct plot_data *d, const struct plot_result *r,
+			    int dash, bool alone)
+{
+	/* Symbol names are long ("__raw_callee_save___kvm_vcpu_is_preempted"):
+	 * with the result's label before each, gnuplot finds the key too
+	 * wide for half the picture and leaves it out. A lone result's
+	 * label is in the other panels' keys. */
+	struct plot_result unlabelled = { .root = r->root, .label = NULL };
+
+	const cJSON *l, *e, *top = most_users_profiled(r->root);
+	struct symbol_peak *syms = calloc(PLOT_MAX_NAMES, sizeof(*syms));
+	size_t n_syms = 0;
+	int rc = 0;
+
+	if (!syms)
+		return -1;
+	cJSON_ArrayForEach(l, result_levels(r->root)) {
+		size_t scanned = 0;
+
+		if (!level_is_ok(l))
+			continue;
+		cJSON_ArrayForEach(e, level_array(l, "cpu_profile.symbols")) {
+			char buf[300];
+			const char *name = symbol_series(e, buf, sizeof(buf));
+			double share = symbol_share_pct(e, name ? name : "");
+			size_t k;
+
+			if (scanned++ >= PLOT_MAX_LOCKS_SCANNED)
+				break;
+			if (!name || isnan(share))
+				continue;
+			for (k = 0; k < n_syms; k++)
+				if (!strcmp(syms[k].name, name))
+					break;
+			if (k == n_syms) {
+				if (n_syms == PLOT_MAX_NAMES)
+					continue;
+				snprintf(syms[n_syms++].name,
+					 sizeof(syms[0].name), "%s", name);
+			}
+			if (l == top)
+				syms[k].top_share = share;
+			if (share > syms[k].max_share)
+				syms[k].max_share = share;
+		}
+	}
+	qsort(syms, n_syms, sizeof(syms[0]), cmp_symbol_peak);
+	if (n_syms > PLOT_TOP_SYMBOLS)
+		n_syms = PLOT_TOP_SYMBOLS;
+	for (size_t i = 0; !rc && i < n_syms; i++)
+		rc = plot_series(d, alone ? &unlabelled : r, dash, PANEL_CPU,
+				 "cpu_profile.symbols",
+				 symbol_share_pct, syms[i].name, i + 1,
+				 "users, % of CPU samples of symbol");
+	free(syms);
+	return rc;
+}
+
 static void write_script(FILE *gp, struct plot_data *d, size_t n_results,
 			 const char *gp_name, const char *out_name, bool png)
 {
@@ -544,6 +694,8 @@ static void write_script(FILE *gp, struct plot_data *d, size_t n_results,
 		} else {
 			fputs("set format y '% h'\n", gp);
 		}
+		fprintf(gp, "set key font '%s' maxcols %s\n",
+			p->small_key ? ",9" : "", p->small_key ? "1" : "auto");
 		if (p->logy)
 			fputs("set logscale y\nset yrange [*:*]\n", gp);
 		else
@@ -564,7 +716,10 @@ static void panels_init(struct plot_data *d)
 		[PANEL_SYS] = { "machine sys % vs users (/proc/stat)",
 				"sys %", NULL },
 		[PANEL_LOCKS] = { "top locks: wait time vs users",
-				  "wait per level (ms)", NULL },
+				  "wait per level (ms)", NULL, .small_key = true },
+		[PANEL_CPU] = { "top kernel symbols: share of all CPU samples vs users",
+				"% of CPU samples (perf, all CPUs)", NULL,
+				.small_key = true },
 	};
 
 	for (int i = 0; i < N_PANELS; i++) {
@@ -599,7 +754,8 @@ static int plot_results(struct plot_data *d, const struct plot_result *res,
 		if (plot_levels(d, &res[i], color,
 				n_machine_sys > 0 && n_machine_sys < n) ||
 		    plot_job_p99(d, &res[i], color) ||
-		    plot_locks(d, &res[i], color))
+		    plot_locks(d, &res[i], color) ||
+		    plot_cpu_symbols(d, &res[i], color, n == 1))
 			return -1;
 	}
 	if (d->sys_derived) {
@@ -772,8 +928,12 @@ void plot_usage(FILE *f)
 		"results have latency); sys %% (the machine's, when the results\n"
 		"have it, else the users' own system time over window x CPUs,\n"
 		"labelled so); the wait time of the %d most-waited-on locks (when\n"
-		"the results have lock contention). Failed levels are left out\n"
-		"and break the line. SVG is 1200x900 (taller for five panels);\n"
+		"the results have lock contention); the share of all CPU samples\n"
+		"of the %d kernel symbols with the largest share at the level of\n"
+		"the most users (when the results have a CPU profile; a level\n"
+		"where a symbol was not kept breaks its line). Failed levels are\n"
+		"left out and break the line. SVG is 1200x900 (taller for five\n"
+		"panels or more);\n"
 		"PNG uses gnuplot's pngcairo terminal where it has it, else png.\n"
 		"\n"
 		"FILE's data and a gnuplot script are written next to it (plot.svg:\n"
@@ -790,7 +950,7 @@ void plot_usage(FILE *f)
 		"\n"
 		"Exit status: 0 written (drawn, or gnuplot is missing); 1 a file\n"
 		"cannot be read or written, nothing is ok, or gnuplot failed;\n"
-		"2 bad usage.\n", PLOT_TOP_LOCKS);
+		"2 bad usage.\n", PLOT_TOP_LOCKS, PLOT_TOP_SYMBOLS);
 }
 
 /* FILE.svg -> FILE.gp and FILE.dat, with the directory and bare names. */

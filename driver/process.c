@@ -266,3 +266,33 @@ const char *process_status_text(int status, char *buf, size_t len)
 		snprintf(buf, len, "status %#x", status);
 	return buf;
 }
+
+/* write() that cannot raise SIGPIPE, whatever the driver does with it:
+ * perf may be gone when we talk to it. */
+int process_write_nosigpipe(int fd, const char *buf, size_t len)
+{
+	sigset_t pipe_set, old, pending;
+	struct timespec zero = { 0, 0 };
+	bool was_pending;
+	ssize_t n;
+	int err = 0;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old);
+	sigpending(&pending);
+	was_pending = sigismember(&pending, SIGPIPE);
+
+	do {
+		n = write(fd, buf, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = errno;
+	else if ((size_t)n != len)
+		err = EIO;
+	if (err == EPIPE && !was_pending)
+		sigtimedwait(&pipe_set, NULL, &zero);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return err ? -1 : 0;
+}

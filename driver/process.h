@@ -115,6 +115,10 @@ int process_reap_killed(pid_t pid, int *status, uint64_t deadline_ns);
  */
 int process_end_group(pid_t *pid, int sig, double grace_s);
 
+/* write() of all of buf that cannot raise SIGPIPE, whatever the driver
+ * does with it: a child we talk to may be gone. 0, or -1 with errno. */
+int process_write_nosigpipe(int fd, const char *buf, size_t len);
+
 /* "exit 3" or "killed by SIGTERM", for messages. */
 const char *process_status_text(int status, char *buf, size_t len);
 

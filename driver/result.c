@@ -18,6 +18,8 @@ static void level_forget_arrays(struct level_result *level)
 	level->repeat_job_ops = NULL;
 	level->locks = NULL;
 	level->n_locks = 0;
+	level->cpu_prof.symbols = NULL;
+	level->cpu_prof.n_symbols = 0;
 }
 
 int result_add_level(struct run_result *r, struct level_result *level)
@@ -50,6 +52,7 @@ void level_result_free(struct level_result *level)
 	free(level->repeat_jpm);
 	free(level->repeat_job_ops);
 	lock_entries_free(level->locks, level->n_locks);
+	free(level->cpu_prof.symbols);
 	level_forget_arrays(level);
 }
 

@@ -90,6 +90,37 @@ struct lock_entry {
 /* Frees entries[0..n-1] with their rows, and the array. */
 void lock_entries_free(struct lock_entry *entries, size_t n);
 
+/* One symbol of a level's --cpu-profile: every line of perf report's that
+ * names it, so that a symbol is one entry from level to level. */
+struct cpu_symbol {
+	char name[128];		/* "osq_lock", or "[unknown]" */
+	bool kernel;		/* perf's [k]; else user space, [.] */
+	uint64_t samples;
+	double share;		/* samples over all of the profile's */
+};
+
+/* A level's --cpu-profile (driver/cpu_profile.c). */
+struct cpu_profile {
+	double offset_s;	/* sampling went on at t0 + offset_s */
+	double seconds;		/* for this long */
+	/* How long sampling was really on: samples / (Hz x online CPUs),
+	 * as every CPU is sampled, idle or not. perf acts on "enable" and
+	 * "disable" when it next runs, late on a loaded machine. */
+	double sampled_s;
+	uint64_t samples;	/* all of them, every symbol's */
+	uint64_t lost;		/* samples perf says it lost */
+	size_t rows_dropped;	/* report lines that could not be read */
+	/* Non-empty: the report made no sense, and symbols is empty. */
+	char rejected[160];
+	struct cpu_symbol *symbols;	/* the most samples first */
+	size_t n_symbols;
+	/* perf record's own CPU time from t0 to the level's end, and that
+	 * as a share of the window's CPU time (window_s x online CPUs). */
+	double profiler_cpu_s;
+	double profiler_cpu_pct;
+	bool disturbed;		/* see cpu_profile_disturbed() */
+};
+
 struct level_result {
 	unsigned int users;
 	enum level_status status;
@@ -138,6 +169,10 @@ struct level_result {
 	size_t n_locks;
 	/* Report lines perf could not have measured, left out of locks. */
 	size_t locks_dropped;
+	/* --cpu-profile: where the CPUs' time went in a slice of the
+	 * window; cpu_prof.symbols is malloc()ed. */
+	bool cpu_profiled;
+	struct cpu_profile cpu_prof;
 	/* --hook: how it ended (hook_signal, else exit hook_status), and
 	 * the level directory it wrote hook.out in. */
 	bool hook_ran;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "driver/cpu_profile.h"
 #include "driver/options.h"
 #include "driver/result_write.h"
 #include "driver/stats.h"
@@ -287,6 +288,41 @@ static void add_lock_rows(struct builder *b, cJSON *lo,
 	}
 }
 
+static void add_bool(struct builder *b, cJSON *o, const char *k, bool v)
+{
+	if (!cJSON_AddBoolToObject(o, k, v))
+		b->failed = 1;
+}
+
+/* --cpu-profile: the level's slice, its top symbols and its cost. */
+static void add_cpu_profile(struct builder *b, cJSON *o,
+			    const struct cpu_profile *cp)
+{
+	cJSON *co = add_obj(b, o, "cpu_profile"), *syms;
+
+	add_num(b, co, "offset_s", cp->offset_s);
+	add_num(b, co, "seconds", cp->seconds);
+	add_num(b, co, "sampled_s", cp->sampled_s);
+	add_num(b, co, "samples", (double)cp->samples);
+	add_num(b, co, "lost_samples", (double)cp->lost);
+	add_num(b, co, "rows_dropped", (double)cp->rows_dropped);
+	if (cp->rejected[0])
+		add_str(b, co, "rejected", cp->rejected);
+	syms = add_arr(b, co, "symbols");
+	for (size_t i = 0; i < cp->n_symbols; i++) {
+		const struct cpu_symbol *s = &cp->symbols[i];
+		cJSON *so = push_obj(b, syms);
+
+		add_str(b, so, "symbol", s->name);
+		add_str(b, so, "kind", s->kernel ? "kernel" : "user");
+		add_num(b, so, "samples", (double)s->samples);
+		add_num(b, so, "share", s->share);
+	}
+	add_num(b, co, "profiler_cpu_s", cp->profiler_cpu_s);
+	add_num(b, co, "profiler_cpu_pct", cp->profiler_cpu_pct);
+	add_bool(b, co, "disturbed", cp->disturbed);
+}
+
 /* --lock-profile and --hook: what the level's capture found. */
 static void add_capture(struct builder *b, cJSON *o,
 			const struct level_result *l,
@@ -309,6 +345,8 @@ static void add_capture(struct builder *b, cJSON *o,
 		}
 		add_num(b, o, "lock_rows_dropped", (double)l->locks_dropped);
 	}
+	if (l->cpu_profiled)
+		add_cpu_profile(b, o, &l->cpu_prof);
 	if (l->hook_ran) {
 		cJSON *h = add_obj(b, o, "hook");
 

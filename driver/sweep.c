@@ -837,6 +837,7 @@ static void rounds_free(struct sweep *s, struct rounds *rd)
 				run->jobs = NULL;
 				run->intervals = NULL;
 				run->locks = NULL;
+				run->cpu_prof.symbols = NULL;
 			}
 			level_result_free(run);
 		}

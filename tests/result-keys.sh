@@ -37,25 +37,26 @@ expect_status 0 run_aimsweep run --levels 1,2 -t 1 -w 0.3 -r 2 \
 check_keys "$(ls -d "$out"/a/*/result.json)" a
 
 # Run b: threads, a config, pinning, a hook, the crossover and, as root
-# with perf, the lock profile.
+# with perf, the lock and CPU profiles.
 printf 'FILESIZE 20k\nPOOLSIZE 1m\nSTARTUSERS 1\nENDUSERS 2\nINCREMENT 1\n' \
 	>"$test_dir/reaim.config"
-lock=
+profiles=
 if [ "$(id -u)" = 0 ] && command -v perf >/dev/null 2>&1; then
-	lock="--lock-profile --lock-profile-seconds 0.5"
+	profiles="--lock-profile --lock-profile-seconds 0.5 --cpu-profile --cpu-profile-seconds 0.5"
 else
-	echo "note: the lock profile's keys (run b, needs root and perf) not checked"
+	echo "note: the profiles' keys (run b, needs root and perf) not checked"
 fi
-# shellcheck disable=SC2086 # $lock is two options or none.
+# shellcheck disable=SC2086 # $profiles is options or none.
 expect_status 0 run_aimsweep run -c "$test_dir/reaim.config" -t 1 -w 0.3 \
 	--mode thread --cpus 0 --hook true --seed 7 --stop-at-crossover 1e17 \
-	$lock -d "$scratch" -o "$out/b" "$test_dir/mix"
+	$profiles -d "$scratch" -o "$out/b" "$test_dir/mix"
 json=$(ls -d "$out"/b/*/result.json)
-if [ -n "$lock" ]; then
+if [ -n "$profiles" ]; then
 	check_keys "$json" b
 else
-	check_keys "$json" b 'lock'
-	key_paths "$json" | grep -q lock && fail "lock keys without --lock-profile"
+	check_keys "$json" b 'lock|cpu_profile'
+	key_paths "$json" | grep -qE 'lock|cpu_profile' &&
+		fail "profile keys without --lock-profile or --cpu-profile"
 fi
 check_no_processes
 check_scratch_empty
