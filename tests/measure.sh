@@ -26,13 +26,30 @@ jq_check "$json" '[.levels[].repeats.jobs[] | .ops_per_sec as $s |
 [ "$(paste -sd' ' "$test_dir/order-c")" = "1 1 2 2" ] ||
 	fail "consecutive order: $(paste -sd' ' "$test_dir/order-c"), want 1 1 2 2"
 
-# Intervals: about runtime / interval of them, each measured, not assumed.
-jq_check "$json" '[.levels[] | (.intervals | length) >= 3 and (.intervals | length) <= 5] | all' "interval count"
-jq_check "$json" '[.levels[].intervals[] | .elapsed_s > 0.3 and .elapsed_s < 0.8 and .jobs_per_min > 0] | all' "interval samples"
+# Intervals: one per tick of --interval in the 2 s window, each measured,
+# not assumed. The driver samples at a tick or late, never early, and
+# after a late sample it waits for the first tick at least half a step on
+# (sweep.c): so interval k ends at tick k + 1 (0.5 s each) or late by
+# less than half a step, or a tick would have been skipped. The driver
+# runs SCHED_FIFO where it may, and at load averages of 20 to 180 on 2
+# CPUs its samples were under a millisecond late.
+jq_check "$json" '[.levels[] | (.intervals | length) == 4 and
+	(.intervals | to_entries | map(.key as $k | .value |
+	 (.start_s + .elapsed_s - ($k + 1) * 0.5) | . > -1e-3 and . < 0.25) |
+	 all)] | all' "interval samples on the ticks"
+# Half of them or more see ops: a user that stored its count only at the
+# end would leave all but the last one empty. Not all: a busy machine can
+# keep both users (pinned to one CPU here) off it for half a second, as
+# it did for one interval in four in a sanitized build at load 20 to 180.
+jq_check "$json" '[.levels[] | [.intervals[] | select(.jobs_per_min > 0)] |
+	length >= 2] | all' "half the intervals or more see ops"
+jq_check "$json" '[.levels[].intervals[].jobs_per_min >= 0] | all' "no interval goes back"
 jq_check "$json" '[.levels[] | .interval_stddev >= 0 and .interval_cov >= 0] | all' "interval spread"
-# They tile the window: the first starts at t0, the last ends at t1, and
-# their ops add up to the level's.
+# They tile the window: the first starts at t0, each where the one before
+# ended, the last ends at t1, and their ops add up to the level's.
 jq_check "$json" '[.levels[] | .intervals[0].start_s == 0 and
+	([.intervals as $iv | range(1; $iv | length) |
+	  ($iv[. - 1].start_s + $iv[. - 1].elapsed_s - $iv[.].start_s) | fabs < 1e-6] | all) and
 	((.intervals[-1].start_s + .intervals[-1].elapsed_s - .window_s) | fabs) < 1e-6 and
 	(([.intervals[] | .jobs_per_min * .elapsed_s / 60] | add) - .ops | fabs) < 0.01] | all' \
 	"intervals tile the window"
@@ -104,9 +121,11 @@ jq_check "$json" '.levels[0].reason | test("process of the user threads .*SIGSEG
 # than that; an AIM7 op stores its progress as it goes): 0.1 s intervals
 # see ops, for the cheapest job and for a slow one, with latency and
 # without (the period then comes from the first ops, timed once). A user
-# that stored its count only at the end would leave most of them empty.
-# One in ten may be: on a 2-CPU machine at load 19 (CI beside other
-# builds), fork_test's two users once made no fork for 0.1 s.
+# that stored its count only at the end would leave all but the last one
+# empty, so ops must show in two intervals or more. Not in most: the
+# users run only when the scheduler lets them, and with 166 tasks runnable
+# on 2 CPUs seven or eight 0.1 s intervals in ten were empty for
+# getppid's two users.
 printf '1 fork_test\n' >"$test_dir/slow"
 for wf in "$test_dir/wf" "$test_dir/slow"; do
 	for latency in '' --no-latency; do
@@ -116,9 +135,9 @@ for wf in "$test_dir/wf" "$test_dir/slow"; do
 		what="one job ($(basename "$wf")${latency:+, $latency})"
 		jq_check "$json" '.levels[0].status == "ok" and
 			(.levels[0].intervals | length) >= 8 and
-			([.levels[0].intervals[] | select(.jobs_per_min == 0)] |
-			 length) <= (.levels[0].intervals | length) / 10' \
-			"$what: nine intervals in ten see ops"
+			([.levels[0].intervals[] | select(.jobs_per_min > 0)] |
+			 length >= 2)' \
+			"$what: ops seen before the last interval"
 		jq_check "$json" '.levels[0] | (([.intervals[] | .jobs_per_min * .elapsed_s / 60] | add) - .ops | fabs) < 0.01' \
 			"$what: intervals add up"
 	done
