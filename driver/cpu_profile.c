@@ -478,17 +478,29 @@ static bool is_address(const char *name)
 	       strspn(name + 2, "0123456789abcdef") == strlen(name + 2);
 }
 
+/* v, an array of n elements of `size` bytes with room for *cap, with
+ * room for one more: v itself, or v grown (*cap updated), or NULL when
+ * it cannot grow (v is left as it was). */
+static void *room_for_one(void *v, size_t n, size_t *cap, size_t size)
+{
+	size_t want = *cap ? *cap * 2 : 64;
+
+	if (n < *cap)
+		return v;
+	v = realloc(v, want * size);
+	if (v)
+		*cap = want;
+	return v;
+}
+
 static int add_line(struct report_state *st, double pct, uint64_t samples)
 {
-	if (st->n_lines == st->cap_lines) {
-		size_t cap = st->cap_lines ? st->cap_lines * 2 : 64;
-		struct report_line *v = realloc(st->lines, cap * sizeof(*v));
+	struct report_line *v = room_for_one(st->lines, st->n_lines,
+					     &st->cap_lines, sizeof(*v));
 
-		if (!v)
-			return ENOMEM;
-		st->lines = v;
-		st->cap_lines = cap;
-	}
+	if (!v)
+		return ENOMEM;
+	st->lines = v;
 	st->lines[st->n_lines++] = (struct report_line){ pct, samples };
 	return 0;
 }
@@ -504,16 +516,11 @@ static int add_symbol(struct report_state *st, const char *name,
 		    !strcmp(st->syms[i].name, name))
 			s = &st->syms[i];
 	if (!s) {
-		if (st->n_syms == st->cap_syms) {
-			size_t cap = st->cap_syms ? st->cap_syms * 2 : 64;
-			struct cpu_symbol *v = realloc(st->syms,
-						       cap * sizeof(*v));
-
-			if (!v)
-				return ENOMEM;
-			st->syms = v;
-			st->cap_syms = cap;
-		}
+		s = room_for_one(st->syms, st->n_syms, &st->cap_syms,
+				 sizeof(*s));
+		if (!s)
+			return ENOMEM;
+		st->syms = s;
 		s = &st->syms[st->n_syms++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", name);
