@@ -9,6 +9,7 @@
 
 #include "driver/cpu_profile.h"
 #include "driver/params.h"
+#include "driver/perf_record.h"
 #include "driver/result.h"
 
 /*
@@ -35,15 +36,11 @@ struct level_capture {
 	char dir[PATH_MAX];	/* the level's directory, absolute */
 	/* The lock profile (perf_lock.c). */
 	char perf_data[PATH_MAX];
-	pid_t perf_pid;		/* leads its own process group */
-	int perf_ctl_fd;	/* commands to perf; open while perf_pid */
-	int perf_ack_fd;	/* perf's acknowledgements */
-	bool perf_fds_open;
+	struct perf_record perf;	/* perf lock record and its timer */
 	double profile_s;	/* how long perf's events are on */
 	/* From t0 to the lock profile's start: with --cpu-profile, the CPU
 	 * profile's slice comes first. */
 	double profile_offset_s;
-	pid_t timer_pid;	/* turns perf's events off at t0 + profile_s */
 	/* The hook (hook.c): /bin/sh -c CMD under a supervisor that leads
 	 * the hook's process group. */
 	pid_t hook_pid;

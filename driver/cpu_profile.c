@@ -4,16 +4,11 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "driver/capture.h"
@@ -22,16 +17,8 @@
 #include "driver/users.h"
 #include "driver/util.h"
 
-/* perf record starts in well under a second when idle; users wait at the
- * gate meanwhile, and a thousand of them slow it down. */
-#define PERF_READY_TIMEOUT_S 60.0
-/* After "stop", perf writes its header and exits. */
-#define PERF_STOP_TIMEOUT_S 5.0
 /* perf report resolves the symbols of a profile. */
 #define PERF_REPORT_TIMEOUT_S 120.0
-/* The timer turns sampling off inside the window; it may be late only
- * when the machine is starved. */
-#define TIMER_EXIT_TIMEOUT_S 1.0
 /* How long the test profile before the first level samples. */
 #define CHECK_SLICE_S 0.1
 /*
@@ -49,97 +36,9 @@
 #define LOG_NAME "cpu-profile-record.log"
 #define REPORT_NAME "cpu-profile.txt"
 
-static void set_error(struct cpu_capture *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Keeps the first failure: later ones are usually its consequences. */
-static void set_error(struct cpu_capture *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->error[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(c->error, sizeof(c->error), fmt, ap);
-	va_end(ap);
-}
-
-/*
- * What perf said, for messages: the first line of its log that says
- * something. perf puts "Error:" on a line of its own, before what went
- * wrong; that line is joined to the next.
- */
-static const char *perf_said(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	char line[512], prefix[16] = "";
-
-	snprintf(buf, len, "perf printed nothing");
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!line[strspn(line, " \t")] ||
-		    !strcmp(line, "Events disabled") ||
-		    !strcmp(line, "Events enabled"))
-			continue;
-		if (!strcmp(line, "Error:") || !strcmp(line, "Warning:")) {
-			snprintf(prefix, sizeof(prefix), "%s ", line);
-			continue;
-		}
-		snprintf(buf, len, "perf said: %s%s", prefix, line);
-		break;
-	}
-	fclose(f);
-	return buf;
-}
-
-/* Sends perf record one of its --control commands ("enable\n", ...). */
-static int perf_command(int ctl_fd, const char *cmd)
-{
-	return process_write_nosigpipe(ctl_fd, cmd, strlen(cmd));
-}
-
-/* Waits for perf's next "ack" until deadline_ns; -1 when perf is gone,
- * the time ran out or the run was interrupted. */
-static int perf_wait_ack(int ack_fd, uint64_t deadline_ns)
-{
-	char buf[64];
-
-	for (;;) {
-		struct pollfd pfd = { .fd = ack_fd, .events = POLLIN };
-		ssize_t n;
-		int rc;
-
-		if (now_ns() >= deadline_ns || run_interrupted)
-			return -1;
-		rc = poll(&pfd, 1, 100);
-		if (rc < 0 && errno != EINTR)
-			return -1;
-		if (rc <= 0)
-			continue;
-		n = read(ack_fd, buf, sizeof(buf) - 1);
-		if (n == 0)
-			return -1;	/* perf exited */
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -1;
-		}
-		buf[n] = '\0';
-		if (strstr(buf, "ack"))
-			return 0;
-	}
-}
-
-static void close_fds(struct cpu_capture *c)
-{
-	if (!c->fds_open)
-		return;
-	close(c->ctl_fd);
-	close(c->ack_fd);
-	c->fds_open = false;
-}
+#define set_error(c, ...) \
+	perf_record_keep_error((c)->error, sizeof((c)->error), __VA_ARGS__)
 
 /*
  * The CPU time every thread of process pid has run, in ns (the first
@@ -177,8 +76,8 @@ static uint64_t process_cpu_ns(pid_t pid)
 }
 
 /* Why perf record could not start, and what would let it. */
-static void launch_failed(char *err, size_t errlen, int status,
-			  const char *log_path)
+static void launch_failed(const struct perf_record *r, int status,
+			  char *err, size_t errlen)
 {
 	char said[320], st[48], now[32] = "";
 	int paranoid = (int)process_read_long(
@@ -192,165 +91,39 @@ static void launch_failed(char *err, size_t errlen, int status,
 		snprintf(err, errlen,
 			 "cpu profile: perf record -a -e cpu-clock failed (%s), as root; %s",
 			 process_status_text(status, st, sizeof(st)),
-			 perf_said(log_path, said, sizeof(said)));
+			 perf_record_said(r, said, sizeof(said)));
 	else
 		snprintf(err, errlen,
 			 "cpu profile: perf record -a -e cpu-clock failed (%s): sampling the whole machine needs root, or kernel.perf_event_paranoid%s lowered to 0 or below; %s",
 			 process_status_text(status, st, sizeof(st)), now,
-			 perf_said(log_path, said, sizeof(said)));
+			 perf_record_said(r, said, sizeof(said)));
 }
 
 /*
  * Starts `perf record` on every CPU with the cpu-clock software event
- * (no PMU needed), writing c->data, with sampling off until
- * perf_command("enable\n"), and waits until it answers on its control
- * pipe, which it does once it is fully set up.
+ * (no PMU needed), writing c->data, with sampling off until "enable",
+ * and waits until it is ready.
  */
 static int perf_launch(struct cpu_capture *c, char *err, size_t errlen)
 {
-	char control[64], freq[16], log_path[PATH_MAX + 32];
+	struct perf_record *r = &c->perf;
+	char freq[16];
 	char *argv[] = {
 		"perf", "record", "-e", "cpu-clock", "-F", freq, "-a",
 		/* Sampling off until enabled: only the slice is profiled. */
-		"-D", "-1", control,
+		"-D", "-1", r->control,
 		/* No copies of binaries into ~/.debug. */
 		"-N",
 		"--max-size=" PERF_MAX_SIZE,
 		"-o", c->data, NULL
 	};
-	int ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, keep[2], log = -1;
 
 	snprintf(freq, sizeof(freq), "%d", CPU_PROFILE_HZ);
-	snprintf(log_path, sizeof(log_path), "%s/" LOG_NAME, c->dir);
-	if (pipe2(ctl, O_CLOEXEC) || pipe2(ack, O_CLOEXEC)) {
-		snprintf(err, errlen, "cpu profile: cannot create a pipe: %s",
-			 strerror(errno));
-		goto fail;
-	}
-	log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (log < 0) {
-		snprintf(err, errlen, "cpu profile: cannot create %s: %s",
-			 log_path, strerror(errno));
-		goto fail;
-	}
-	snprintf(control, sizeof(control), "--control=fd:%d,%d", ctl[0],
-		 ack[1]);
-	keep[0] = ctl[0];
-	keep[1] = ack[1];
-	c->perf_pid = process_spawn(&(struct spawn_spec){
-		.argv = argv, .out_fd = log, .err_fd = log,
-		.keep = keep, .n_keep = 2,
-	});
-	if (c->perf_pid < 0) {
-		c->perf_pid = 0;
-		snprintf(err, errlen, "cpu profile: cannot fork: %s",
-			 strerror(errno));
-		goto fail;
-	}
-	close(log);
-	close(ctl[0]);
-	close(ack[1]);
-	c->ctl_fd = ctl[1];
-	c->ack_fd = ack[0];
-	c->fds_open = true;
-	fcntl(c->ack_fd, F_SETFL, O_NONBLOCK);
-
-	if (!perf_command(c->ctl_fd, "ping\n") &&
-	    !perf_wait_ack(c->ack_fd, process_deadline_in(PERF_READY_TIMEOUT_S)))
-		return 0;
-	if (run_interrupted) {
-		snprintf(err, errlen, "interrupted");
-		process_end_group(&c->perf_pid, 0, 0);
-	} else if (process_wait(c->perf_pid, NULL, 0,
-				process_deadline_in(1.0)) == 1) {
-		/* Its pipe closed as it exited; it is reapable soon after. */
-		launch_failed(err, errlen, process_end_group(&c->perf_pid, 0, 0),
-			      log_path);
-	} else {
-		process_end_group(&c->perf_pid, 0, 0);
-		snprintf(err, errlen,
-			 "cpu profile: perf record was not ready after %.0f s (its output is in %s)",
-			 PERF_READY_TIMEOUT_S, log_path);
-	}
-	close_fds(c);
-	return -1;
-fail:
-	for (int i = 0; i < 2; i++) {
-		if (ctl[i] >= 0)
-			close(ctl[i]);
-		if (ack[i] >= 0)
-			close(ack[i]);
-	}
-	if (log >= 0)
-		close(log);
-	return -1;
-}
-
-/*
- * Stops perf and reaps it; 0 when it wrote its profile and exited 0. A
- * perf that had exited before we stopped it cut its profile short (it
- * reached --max-size, or failed): that is an error too.
- */
-static int perf_stop(struct cpu_capture *c, char *err, size_t errlen)
-{
-	char log_path[PATH_MAX + 32], said[320], st[48];
-	bool early = process_has_exited(c->perf_pid);
-	int status;
-
-	snprintf(log_path, sizeof(log_path), "%s/" LOG_NAME, c->dir);
-	if (!early)
-		perf_command(c->ctl_fd, "stop\n");
-	if (process_wait(c->perf_pid, NULL, PROCESS_INTERRUPTIBLE,
-			 process_deadline_in(PERF_STOP_TIMEOUT_S)) != 1) {
-		process_end_group(&c->perf_pid, 0, 0);
-		close_fds(c);
-		if (run_interrupted)
-			snprintf(err, errlen, "interrupted");
-		else
-			snprintf(err, errlen,
-				 "cpu profile: perf record did not stop within %.0f s; killed it (its output is in %s)",
-				 PERF_STOP_TIMEOUT_S, log_path);
-		return -1;
-	}
-	status = process_end_group(&c->perf_pid, 0, 0);
-	close_fds(c);
-	if (early || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(err, errlen, "cpu profile: perf record %s (%s); %s",
-			 early ? "ended before the profile did" : "failed",
-			 process_status_text(status, st, sizeof(st)),
-			 perf_said(log_path, said, sizeof(said)));
-		return -1;
-	}
-	return 0;
-}
-
-/* A child of the driver that turns sampling off at off_ns: the driver
- * itself sleeps until t1 meanwhile. */
-static void start_timer(struct cpu_capture *c, uint64_t off_ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(off_ns / NSEC_PER_SEC),
-		.tv_nsec = (long)(off_ns % NSEC_PER_SEC),
-	};
-	pid_t parent = getpid();
-	pid_t pid = fork();
-
-	if (pid < 0) {
-		set_error(c, "cpu profile: cannot fork the timer that ends it: %s",
-			  strerror(errno));
-		return;
-	}
-	if (pid == 0) {
-		process_child_setup(parent, SIGKILL);
-		prctl(PR_SET_NAME, "aimsweep-timer");
-		process_close_other_fds(&c->ctl_fd, 1);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-				       NULL) == EINTR)
-			;
-		_exit(perf_command(c->ctl_fd, "disable\n") ? 1 : 0);
-	}
-	setpgid(pid, pid);
-	c->timer_pid = pid;
+	r->what = "cpu profile";
+	r->cmd = "perf record";
+	r->join_error = true;
+	snprintf(r->log_path, sizeof(r->log_path), "%s/" LOG_NAME, c->dir);
+	return perf_record_launch(r, argv, launch_failed, err, errlen);
 }
 
 /* Runs perf report on the profile into `report_path`; 0 when it exited
@@ -454,15 +227,9 @@ static int check_steps(struct cpu_capture *c, char *err, size_t errlen)
 
 	if (perf_launch(c, err, errlen))
 		return -1;
-	if (perf_command(c->ctl_fd, "enable\n")) {
-		snprintf(err, errlen, "cpu profile: cannot enable perf's sampling: %s",
-			 strerror(errno));
-		process_end_group(&c->perf_pid, 0, 0);
-		close_fds(c);
-		return -1;
-	}
-	sleep_until_ns(process_deadline_in(CHECK_SLICE_S), &run_interrupted);
-	if (perf_stop(c, err, errlen))
+	if (perf_record_try(&c->perf, CHECK_SLICE_S,
+			    "cpu profile: cannot enable perf's sampling", err,
+			    errlen))
 		return -1;
 	snprintf(report, sizeof(report), "%s/" REPORT_NAME, c->dir);
 	if (perf_report(c->data, report, err, errlen) ||
@@ -482,30 +249,17 @@ static int check_steps(struct cpu_capture *c, char *err, size_t errlen)
 
 int cpu_profile_check(const struct run_params *p, char *err, size_t errlen)
 {
-	static const char level_prefix[] = "cpu profile: ";
 	struct cpu_capture c;
-	const char *tmp = getenv("TMPDIR");
 	char why[REASON_LEN + 64];
-	const char *w = why;
 	int rc;
 
 	if (!p->cpu_profile)
 		return 0;
-	if (!process_in_path("perf")) {
-		snprintf(err, errlen,
-			 "--cpu-profile: perf not found in PATH: install linux-perf (Debian; linux-tools on Ubuntu, perf on Fedora)");
-		return -1;
-	}
 	memset(&c, 0, sizeof(c));
 	c.params = p;
-	snprintf(c.dir, sizeof(c.dir), "%s/aimsweep-cpu-check.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(c.dir)) {
-		snprintf(err, errlen,
-			 "--cpu-profile: cannot create a directory for perf's test profile in %s: %s",
-			 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+	if (perf_record_check_dir("--cpu-profile", "cpu-check", c.dir,
+				  sizeof(c.dir), err, errlen))
 		return -1;
-	}
 	snprintf(c.data, sizeof(c.data), "%s/" DATA_NAME, c.dir);
 	rc = check_steps(&c, why, sizeof(why));
 	check_cleanup(c.dir);
@@ -516,9 +270,8 @@ int cpu_profile_check(const struct run_params *p, char *err, size_t errlen)
 	if (!rc)
 		return 0;
 	/* The level's words, said of the option. */
-	if (!strncmp(w, level_prefix, sizeof(level_prefix) - 1))
-		w += sizeof(level_prefix) - 1;
-	snprintf(err, errlen, "--cpu-profile: %s", w);
+	perf_record_option_error("--cpu-profile", "cpu profile", why, err,
+				 errlen);
 	return -1;
 }
 
@@ -542,23 +295,24 @@ void cpu_profile_start(struct cpu_capture *c)
 {
 	uint64_t off_ns;
 
-	if (!c->params || c->started || c->perf_pid <= 0)
+	if (!c->params || c->started || c->perf.pid <= 0)
 		return;
 	c->started = true;
 	off_ns = process_deadline_in(c->slice_s);
-	c->perf_cpu0_ns = process_cpu_ns(c->perf_pid);
-	if (perf_command(c->ctl_fd, "enable\n"))
+	c->perf_cpu0_ns = process_cpu_ns(c->perf.pid);
+	if (perf_record_command(&c->perf, "enable\n"))
 		set_error(c, "cpu profile: cannot enable perf's sampling: %s",
 			  strerror(errno));
-	else
-		start_timer(c, off_ns);
+	else if (perf_record_timer(&c->perf, 0, off_ns))
+		set_error(c, "cpu profile: cannot fork the timer that ends it: %s",
+			  strerror(errno));
 }
 
 /* perf record's cost over the window, into prof. */
 static void note_cost(struct cpu_capture *c, const struct level_result *level,
 		      struct cpu_profile *prof)
 {
-	uint64_t cpu1 = process_cpu_ns(c->perf_pid);
+	uint64_t cpu1 = process_cpu_ns(c->perf.pid);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (cpu1 > c->perf_cpu0_ns)
@@ -588,19 +342,15 @@ int cpu_profile_finish(struct cpu_capture *c, struct level_result *level,
 	if (!c->params)
 		return 0;
 	memset(&prof, 0, sizeof(prof));
-	if (c->timer_pid > 0) {
-		process_wait(c->timer_pid, NULL, PROCESS_INTERRUPTIBLE,
-			     process_deadline_in(TIMER_EXIT_TIMEOUT_S));
-		status = process_end_group(&c->timer_pid, 0, 0);
-		/* Killed: sampling stayed on past the window. */
-		if (WIFSIGNALED(status) && !run_interrupted)
-			set_error(c, "cpu profile: its timer did not end it within %.0f s of the window's end",
-				  TIMER_EXIT_TIMEOUT_S);
-	}
-	if (c->perf_pid > 0) {
+	status = perf_record_timer_end(&c->perf);
+	/* Killed: sampling stayed on past the window. */
+	if (WIFSIGNALED(status) && !run_interrupted)
+		set_error(c, "cpu profile: its timer did not end it within %.0f s of the window's end",
+			  PERF_TIMER_EXIT_TIMEOUT_S);
+	if (c->perf.pid > 0) {
 		if (c->started)
 			note_cost(c, level, &prof);
-		if (perf_stop(c, why, sizeof(why)))
+		if (perf_record_stop(&c->perf, why, sizeof(why)))
 			set_error(c, "%s", why);
 	}
 	snprintf(report_path, sizeof(report_path), "%s/" REPORT_NAME, c->dir);
@@ -624,7 +374,7 @@ int cpu_profile_finish(struct cpu_capture *c, struct level_result *level,
 	}
 	if (!c->params->keep_profiles)
 		unlink(c->data);
-	close_fds(c);
+	perf_record_close(&c->perf);
 	c->params = NULL;
 	if (!c->error[0])
 		return 0;
@@ -636,9 +386,7 @@ void cpu_profile_abort(struct cpu_capture *c)
 {
 	if (!c->params)
 		return;
-	process_end_group(&c->timer_pid, 0, 0);
-	process_end_group(&c->perf_pid, 0, 0);
-	close_fds(c);
+	perf_record_abort(&c->perf);
 	if (c->data[0])
 		unlink(c->data);
 	c->params = NULL;
@@ -730,17 +478,29 @@ static bool is_address(const char *name)
 	       strspn(name + 2, "0123456789abcdef") == strlen(name + 2);
 }
 
+/* v, an array of n elements of `size` bytes with room for *cap, with
+ * room for one more: v itself, or v grown (*cap updated), or NULL when
+ * it cannot grow (v is left as it was). */
+static void *room_for_one(void *v, size_t n, size_t *cap, size_t size)
+{
+	size_t want = *cap ? *cap * 2 : 64;
+
+	if (n < *cap)
+		return v;
+	v = realloc(v, want * size);
+	if (v)
+		*cap = want;
+	return v;
+}
+
 static int add_line(struct report_state *st, double pct, uint64_t samples)
 {
-	if (st->n_lines == st->cap_lines) {
-		size_t cap = st->cap_lines ? st->cap_lines * 2 : 64;
-		struct report_line *v = realloc(st->lines, cap * sizeof(*v));
+	struct report_line *v = room_for_one(st->lines, st->n_lines,
+					     &st->cap_lines, sizeof(*v));
 
-		if (!v)
-			return ENOMEM;
-		st->lines = v;
-		st->cap_lines = cap;
-	}
+	if (!v)
+		return ENOMEM;
+	st->lines = v;
 	st->lines[st->n_lines++] = (struct report_line){ pct, samples };
 	return 0;
 }
@@ -756,16 +516,11 @@ static int add_symbol(struct report_state *st, const char *name,
 		    !strcmp(st->syms[i].name, name))
 			s = &st->syms[i];
 	if (!s) {
-		if (st->n_syms == st->cap_syms) {
-			size_t cap = st->cap_syms ? st->cap_syms * 2 : 64;
-			struct cpu_symbol *v = realloc(st->syms,
-						       cap * sizeof(*v));
-
-			if (!v)
-				return ENOMEM;
-			st->syms = v;
-			st->cap_syms = cap;
-		}
+		s = room_for_one(st->syms, st->n_syms, &st->cap_syms,
+				 sizeof(*s));
+		if (!s)
+			return ENOMEM;
+		st->syms = s;
 		s = &st->syms[st->n_syms++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", name);

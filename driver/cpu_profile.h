@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "driver/params.h"
+#include "driver/perf_record.h"
 #include "driver/result.h"
 
 /*
@@ -46,11 +47,10 @@ struct cpu_capture {
 	const struct run_params *params;
 	char dir[PATH_MAX];	/* the level's directory, absolute */
 	char data[PATH_MAX];	/* perf record's output */
-	pid_t perf_pid;		/* leads its own process group */
-	int ctl_fd, ack_fd;	/* perf's --control pipes */
-	bool fds_open;
+	/* perf record, and its timer that turns sampling off at t0 +
+	 * slice_s. */
+	struct perf_record perf;
 	double slice_s;		/* how long sampling is on */
-	pid_t timer_pid;	/* turns sampling off at t0 + slice_s */
 	bool started;
 	uint64_t perf_cpu0_ns;	/* perf record's CPU time at t0 */
 	char error[REASON_LEN];	/* the first failure; it fails the level */

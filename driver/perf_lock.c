@@ -1,35 +1,22 @@
 /* driver/perf_lock.c: a level's lock profile: `perf lock record` over a slice of the window, and its report read into the level. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "driver/capture.h"
 #include "driver/perf_lock.h"
+#include "driver/perf_record.h"
 #include "driver/process.h"
 #include "driver/util.h"
 
-/* perf lock record takes a fraction of a second to start on an idle
- * machine, and the users wait at the gate meanwhile: the limit is
- * generous, for a machine that is busy with a thousand of them. */
-#define PERF_READY_TIMEOUT_S 60.0
-/* After "stop", perf writes its header and exits. */
-#define PERF_STOP_TIMEOUT_S 5.0
 /* perf lock contention reads a profile, at about a megabyte a second. */
 #define PERF_REPORT_TIMEOUT_S 120.0
-/* The timer turns perf's events off before t1; it may be late only when
- * the machine is starved. */
-#define TIMER_EXIT_TIMEOUT_S 1.0
 /*
  * The most one level's profile may take on disk (perf record --max-size).
  * A 1 s profile of a contended mix takes a fraction of a megabyte (about
@@ -51,82 +38,11 @@ static const char *const report_header[] = {
 	"caller",
 };
 
-/* "perf said: " and the first line of its log that says something, for
- * error messages; its own progress notes are skipped. */
-static const char *log_excerpt(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	char line[512];
-
-	snprintf(buf, len, "perf printed nothing");
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!line[strspn(line, " \t")] ||
-		    !strcmp(line, "Events disabled") ||
-		    !strcmp(line, "Events enabled"))
-			continue;
-		snprintf(buf, len, "perf said: %s", line);
-		break;
-	}
-	fclose(f);
-	return buf;
-}
-
-/* Sends perf record one of its --control commands ("enable\n", ...). */
-static int perf_command(struct level_capture *c, const char *cmd)
-{
-	return process_write_nosigpipe(c->perf_ctl_fd, cmd, strlen(cmd));
-}
-
-/* Waits for perf's next "ack" until deadline_ns; -1 when perf is gone,
- * the time ran out or the run was interrupted. */
-static int perf_wait_ack(struct level_capture *c, uint64_t deadline_ns)
-{
-	char buf[64];
-
-	for (;;) {
-		struct pollfd pfd = { .fd = c->perf_ack_fd, .events = POLLIN };
-		uint64_t now = now_ns();
-		ssize_t n;
-		int rc;
-
-		if (now >= deadline_ns || run_interrupted)
-			return -1;
-		rc = poll(&pfd, 1, 100);
-		if (rc < 0 && errno != EINTR)
-			return -1;
-		if (rc <= 0)
-			continue;
-		n = read(c->perf_ack_fd, buf, sizeof(buf) - 1);
-		if (n == 0)
-			return -1;	/* perf exited */
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -1;
-		}
-		buf[n] = '\0';
-		if (strstr(buf, "ack"))
-			return 0;
-	}
-}
-
-static void perf_close_fds(struct level_capture *c)
-{
-	if (!c->perf_fds_open)
-		return;
-	close(c->perf_ctl_fd);
-	close(c->perf_ack_fd);
-	c->perf_fds_open = false;
-}
-
 /* The advice for a perf that cannot record lock events. */
 static void perf_failed_message(char *err, size_t errlen, const char *what,
-				const char *log_path)
+				const struct perf_record *r)
 {
-	char excerpt[256];
+	char excerpt[320];
 	long paranoid = process_read_long("/proc/sys/kernel/perf_event_paranoid",
 					  LONG_MIN);
 	char now[32] = "";
@@ -138,147 +54,47 @@ static void perf_failed_message(char *err, size_t errlen, const char *what,
 	if (geteuid() == 0)
 		snprintf(err, errlen,
 			 "%s, as root: the kernel needs the lock:contention_begin tracepoint (Linux 5.19 or later, tracefs mounted) and a perf that knows `perf lock record`; %s",
-			 what, log_excerpt(log_path, excerpt, sizeof(excerpt)));
+			 what, perf_record_said(r, excerpt, sizeof(excerpt)));
 	else
 		snprintf(err, errlen,
 			 "%s: run as root, or lower kernel.perf_event_paranoid%s to -1 and make /sys/kernel/tracing readable; the kernel needs the lock:contention_begin tracepoint (Linux 5.19 or later); %s",
 			 what, now,
-			 log_excerpt(log_path, excerpt, sizeof(excerpt)));
+			 perf_record_said(r, excerpt, sizeof(excerpt)));
 }
 
-/* Why perf did not answer at its start; it is ended and reaped. */
-static void perf_not_ready(struct level_capture *c, const char *log_path,
-			   char *err, size_t errlen)
+/* perf lock record exited before it was ready. */
+static void perf_failed(const struct perf_record *r, int status, char *err,
+			size_t errlen)
 {
 	char what[128], st[48];
-	int status;
 
-	if (run_interrupted) {
-		snprintf(err, errlen, "interrupted");
-		process_end_group(&c->perf_pid, 0, 0);
-	} else if (process_wait(c->perf_pid, NULL, 0,
-				process_deadline_in(1.0)) == 1) {
-		/* Its pipe closed as it exited; it is reapable soon after. */
-		status = process_end_group(&c->perf_pid, 0, 0);
-		snprintf(what, sizeof(what),
-			 "lock profile: perf lock record failed (%s)",
-			 process_status_text(status, st, sizeof(st)));
-		perf_failed_message(err, errlen, what, log_path);
-	} else {
-		process_end_group(&c->perf_pid, 0, 0);
-		snprintf(err, errlen,
-			 "lock profile: perf lock record was not ready after %.0f s (its output is in %s)",
-			 PERF_READY_TIMEOUT_S, log_path);
-	}
-	perf_close_fds(c);
+	snprintf(what, sizeof(what),
+		 "lock profile: perf lock record failed (%s)",
+		 process_status_text(status, st, sizeof(st)));
+	perf_failed_message(err, errlen, what, r);
 }
 
 /*
  * Starts `perf lock record` on the whole system, writing c->perf_data,
- * with its events off until perf_command("enable\n"), and waits until it
- * answers on its control pipe, which it does once it is fully set up.
+ * with its events off until "enable", and waits until it is ready.
  */
 static int perf_launch(struct level_capture *c, char *err, size_t errlen)
 {
-	char control[64], log_path[PATH_MAX + 32];
+	struct perf_record *r = &c->perf;
 	char *argv[] = {
 		"perf", "lock", "record",
 		/* Events off until enabled: only the window is profiled. */
-		"-D", "-1", control,
+		"-D", "-1", r->control,
 		/* No copies of binaries into ~/.debug. */
 		"-N",
 		"--max-size=" PERF_MAX_SIZE,
 		"-a", "-o", c->perf_data, NULL
 	};
-	int ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, keep[2], log = -1;
 
-	if (pipe2(ctl, O_CLOEXEC) || pipe2(ack, O_CLOEXEC)) {
-		snprintf(err, errlen, "lock profile: cannot create a pipe: %s",
-			 strerror(errno));
-		goto fail;
-	}
-	log = process_output_file(c->dir, PERF_LOG_NAME, false, log_path,
-				  sizeof(log_path));
-	if (log < 0) {
-		snprintf(err, errlen, "lock profile: cannot create %s: %s",
-			 log_path, strerror(errno));
-		goto fail;
-	}
-	snprintf(control, sizeof(control), "--control=fd:%d,%d", ctl[0],
-		 ack[1]);
-	keep[0] = ctl[0];
-	keep[1] = ack[1];
-	c->perf_pid = process_spawn(&(struct spawn_spec){
-		.argv = argv, .out_fd = log, .err_fd = log,
-		.keep = keep, .n_keep = 2,
-	});
-	if (c->perf_pid < 0) {
-		c->perf_pid = 0;
-		snprintf(err, errlen, "lock profile: cannot fork: %s",
-			 strerror(errno));
-		goto fail;
-	}
-	close(log);
-	close(ctl[0]);
-	close(ack[1]);
-	c->perf_ctl_fd = ctl[1];
-	c->perf_ack_fd = ack[0];
-	c->perf_fds_open = true;
-	fcntl(c->perf_ack_fd, F_SETFL, O_NONBLOCK);
-
-	if (!perf_command(c, "ping\n") &&
-	    !perf_wait_ack(c, process_deadline_in(PERF_READY_TIMEOUT_S)))
-		return 0;
-	perf_not_ready(c, log_path, err, errlen);
-	return -1;
-fail:
-	for (int i = 0; i < 2; i++) {
-		if (ctl[i] >= 0)
-			close(ctl[i]);
-		if (ack[i] >= 0)
-			close(ack[i]);
-	}
-	if (log >= 0)
-		close(log);
-	return -1;
-}
-
-/*
- * Stops perf and reaps it; 0 when it wrote its profile and exited 0. A
- * perf that had exited before we stopped it cut its profile short (it
- * reached --max-size, or failed): that is an error too.
- */
-static int perf_stop(struct level_capture *c, char *err, size_t errlen)
-{
-	char log_path[PATH_MAX + 32], excerpt[256], st[48];
-	bool early = process_has_exited(c->perf_pid);
-	int status;
-
-	snprintf(log_path, sizeof(log_path), "%s/" PERF_LOG_NAME, c->dir);
-	if (!early)
-		perf_command(c, "stop\n");
-	if (process_wait(c->perf_pid, NULL, PROCESS_INTERRUPTIBLE,
-			 process_deadline_in(PERF_STOP_TIMEOUT_S)) != 1) {
-		process_end_group(&c->perf_pid, 0, 0);
-		perf_close_fds(c);
-		if (run_interrupted)
-			snprintf(err, errlen, "interrupted");
-		else
-			snprintf(err, errlen,
-				 "lock profile: perf lock record did not stop within %.0f s; killed it (its output is in %s)",
-				 PERF_STOP_TIMEOUT_S, log_path);
-		return -1;
-	}
-	status = process_end_group(&c->perf_pid, 0, 0);
-	perf_close_fds(c);
-	if (early || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(err, errlen, "lock profile: perf lock record %s (%s); %s",
-			 early ? "ended before the profile did" : "failed",
-			 process_status_text(status, st, sizeof(st)),
-			 log_excerpt(log_path, excerpt, sizeof(excerpt)));
-		return -1;
-	}
-	return 0;
+	r->what = "lock profile";
+	r->cmd = "perf lock record";
+	snprintf(r->log_path, sizeof(r->log_path), "%s/" PERF_LOG_NAME, c->dir);
+	return perf_record_launch(r, argv, perf_failed, err, errlen);
 }
 
 /* Makes c's profile path in c->dir; -1 with err when it does not fit. */
@@ -300,15 +116,9 @@ static int perf_check_profile(struct level_capture *c, char *err,
 
 	if (perf_data_path(c, err, errlen) || perf_launch(c, err, errlen))
 		return -1;
-	if (perf_command(c, "enable\n")) {
-		snprintf(err, errlen, "perf lock record: cannot enable its events: %s",
-			 strerror(errno));
-		process_end_group(&c->perf_pid, 0, 0);
-		perf_close_fds(c);
-		return -1;
-	}
-	sleep_until_ns(process_deadline_in(0.1), &run_interrupted);
-	if (perf_stop(c, err, errlen))
+	if (perf_record_try(&c->perf, 0.1,
+			    "perf lock record: cannot enable its events", err,
+			    errlen))
 		return -1;
 	if (stat(c->perf_data, &st) || st.st_size == 0) {
 		snprintf(err, errlen,
@@ -320,37 +130,23 @@ static int perf_check_profile(struct level_capture *c, char *err,
 
 int perf_lock_check(const struct run_params *p, char *err, size_t errlen)
 {
-	static const char level_prefix[] = "lock profile: ";
 	struct level_capture c;
-	const char *tmp = getenv("TMPDIR");
 	char why[REASON_LEN + 64], path[PATH_MAX + 32];
-	const char *w = why;
 	int rc;
 
-	if (!process_in_path("perf")) {
-		snprintf(err, errlen,
-			 "--lock-profile: perf not found in PATH: install linux-perf (Debian; linux-tools on Ubuntu, perf on Fedora)");
-		return -1;
-	}
 	memset(&c, 0, sizeof(c));
 	c.params = p;
-	snprintf(c.dir, sizeof(c.dir), "%s/aimsweep-perf-check.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(c.dir)) {
-		snprintf(err, errlen,
-			 "--lock-profile: cannot create a directory for perf's test profile in %s: %s",
-			 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+	if (perf_record_check_dir("--lock-profile", "perf-check", c.dir,
+				  sizeof(c.dir), err, errlen))
 		return -1;
-	}
 	rc = perf_check_profile(&c, err, errlen);
 	if (run_interrupted) {
 		snprintf(err, errlen, "interrupted");
 	} else if (rc) {
 		/* The level's words, as the option's. */
 		snprintf(why, sizeof(why), "%s", err);
-		if (!strncmp(w, level_prefix, sizeof(level_prefix) - 1))
-			w += sizeof(level_prefix) - 1;
-		snprintf(err, errlen, "--lock-profile: %s", w);
+		perf_record_option_error("--lock-profile", "lock profile", why,
+					 err, errlen);
 	}
 	unlink(c.perf_data);
 	snprintf(path, sizeof(path), "%s.old", c.perf_data);
@@ -377,47 +173,14 @@ int perf_lock_prepare(struct level_capture *c, char *err, size_t errlen)
 	return perf_launch(c, err, errlen);
 }
 
-/* Sleeps until the CLOCK_MONOTONIC time at_ns. */
-static void sleep_until_abs(uint64_t at_ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(at_ns / NSEC_PER_SEC),
-		.tv_nsec = (long)(at_ns % NSEC_PER_SEC),
-	};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-			       NULL) == EINTR)
-		;
-}
-
-/* A child of the driver that turns perf's events on at on_ns (unless 0:
- * they are on already) and off at off_ns: the driver itself sleeps until
- * t1 meanwhile. It exits 2 when perf would not turn them on. */
+/* Starts the timer that turns perf's events on at on_ns (unless 0) and
+ * off at off_ns. */
 static void start_timer(struct level_capture *c, uint64_t on_ns,
 			uint64_t off_ns)
 {
-	pid_t parent = getpid();
-	pid_t pid = fork();
-
-	if (pid < 0) {
+	if (perf_record_timer(&c->perf, on_ns, off_ns))
 		capture_error(c, "lock profile: cannot fork the timer that ends it: %s",
 			      strerror(errno));
-		return;
-	}
-	if (pid == 0) {
-		process_child_setup(parent, SIGKILL);
-		prctl(PR_SET_NAME, "aimsweep-timer");
-		process_close_other_fds(&c->perf_ctl_fd, 1);
-		if (on_ns) {
-			sleep_until_abs(on_ns);
-			if (perf_command(c, "enable\n"))
-				_exit(2);
-		}
-		sleep_until_abs(off_ns);
-		_exit(perf_command(c, "disable\n") ? 1 : 0);
-	}
-	setpgid(pid, pid);
-	c->timer_pid = pid;
 }
 
 /* At t0: the events go on now, or after the CPU profile's slice. */
@@ -425,7 +188,7 @@ void perf_lock_start(struct level_capture *c)
 {
 	uint64_t on_ns = 0, off_ns;
 
-	if (c->perf_pid <= 0)
+	if (c->perf.pid <= 0)
 		return;
 	if (c->profile_offset_s > 0) {
 		on_ns = process_deadline_in(c->profile_offset_s);
@@ -434,7 +197,7 @@ void perf_lock_start(struct level_capture *c)
 		return;
 	}
 	off_ns = process_deadline_in(c->profile_s);
-	if (perf_command(c, "enable\n"))
+	if (perf_record_command(&c->perf, "enable\n"))
 		capture_error(c, "lock profile: cannot enable perf's events: %s",
 			      strerror(errno));
 	else
@@ -799,20 +562,16 @@ void perf_lock_finish(struct level_capture *c, struct level_result *level)
 	char err[REASON_LEN];
 	int status;
 
-	if (c->timer_pid > 0) {
-		process_wait(c->timer_pid, NULL, PROCESS_INTERRUPTIBLE,
-			     process_deadline_in(TIMER_EXIT_TIMEOUT_S));
-		status = process_end_group(&c->timer_pid, 0, 0);
-		/* Killed: perf's events stayed on past the window. */
-		if (WIFSIGNALED(status) && !run_interrupted)
-			capture_error(c, "lock profile: its timer did not end it within %.0f s of the window's end",
-				      TIMER_EXIT_TIMEOUT_S);
-		else if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
-			capture_error(c, "lock profile: perf would not switch its events on after the CPU profile");
-	}
-	if (c->perf_pid <= 0)
+	status = perf_record_timer_end(&c->perf);
+	/* Killed: perf's events stayed on past the window. */
+	if (WIFSIGNALED(status) && !run_interrupted)
+		capture_error(c, "lock profile: its timer did not end it within %.0f s of the window's end",
+			      PERF_TIMER_EXIT_TIMEOUT_S);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		capture_error(c, "lock profile: perf would not switch its events on after the CPU profile");
+	if (c->perf.pid <= 0)
 		return;
-	if (perf_stop(c, err, sizeof(err)))
+	if (perf_record_stop(&c->perf, err, sizeof(err)))
 		capture_error(c, "%s", err);
 	else if (level->status == LEVEL_OK && !c->error[0])
 		perf_report(c, level);
@@ -822,9 +581,7 @@ void perf_lock_finish(struct level_capture *c, struct level_result *level)
 
 void perf_lock_abort(struct level_capture *c)
 {
-	process_end_group(&c->timer_pid, 0, 0);
-	process_end_group(&c->perf_pid, 0, 0);
-	perf_close_fds(c);
+	perf_record_abort(&c->perf);
 	if (c->perf_data[0])
 		unlink(c->perf_data);
 }
