@@ -11,6 +11,17 @@ users_of() {
 	pgrep -P "$1"
 }
 
+# wait_users DRIVER N: waits (10 s at most) until DRIVER has N users; sets
+# $users to them.
+wait_users() {
+	for _ in $(seq 1 100); do
+		users=$(users_of "$1")
+		[ "$(echo "$users" | wc -w)" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "expected at least $2 users running within 10 s, saw: $users"
+}
+
 env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 1,2,4 -t 4 \
 	-w 0.5 -d "$scratch" -o "$out" "$test_dir/wf" \
 	>"$test_dir/stdout" 2>"$test_dir/stderr" &
@@ -18,13 +29,7 @@ driver=$!
 wait_for_levels 2
 # Into the 4-user level: all four users are running. Waited for rather
 # than slept into, so that a slow start cannot make it a 2-user moment.
-for _ in $(seq 1 100); do
-	users=$(users_of "$driver")
-	[ "$(echo "$users" | wc -w)" -ge 4 ] && break
-	sleep 0.1
-done
-[ "$(echo "$users" | wc -w)" -ge 4 ] ||
-	fail "expected at least 4 users running within 10 s, saw: $users"
+wait_users "$driver" 4
 kill -KILL "$driver"
 # (The braces keep the shell's "Killed" notice out of the log.)
 { wait "$driver"; } 2>/dev/null
@@ -127,13 +132,7 @@ env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --no-plot --levels 2 -t 4 \
 	-w 0.5 -d "$scratch" -o "$out" "$test_dir/shm" \
 	>/dev/null 2>"$test_dir/shm.err" &
 driver=$!
-for _ in $(seq 1 100); do
-	users=$(users_of "$driver")
-	[ "$(echo "$users" | wc -w)" -ge 2 ] && break
-	sleep 0.1
-done
-[ "$(echo "$users" | wc -w)" -ge 2 ] ||
-	fail "shared_memory: expected 2 users within 10 s, saw: $users"
+wait_users "$driver" 2
 sleep 1
 kill -KILL $(echo "$users" | head -n 1)
 wait "$driver"
