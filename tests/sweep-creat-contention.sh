@@ -4,12 +4,14 @@
 # The field-by-field check that the sweep tests share.
 . "$(dirname "$0")/check-result.sh"
 
+start=$(date +%s%N)
 expect_status 0 run_aimsweep run --levels 1,2 -t 1 -w 0.5 -d "$scratch" \
 	-o "$out" --seed 42 creat-contention
+wall_ms=$((($(date +%s%N) - start) / 1000000))
 json=$(latest_result)
 [ -f "$json" ] || fail "no result.json in $out"
 check_ok_result "$json" creat-contention "1,2" shared \
-	"creat unlink"
+	"creat unlink" "$wall_ms"
 
 # The table: a header naming the workfile and one row per level.
 grep -q 'workfile creat-contention' "$test_dir/stdout" || fail "no header"

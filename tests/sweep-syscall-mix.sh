@@ -4,12 +4,14 @@
 # The field-by-field check that the sweep tests share.
 . "$(dirname "$0")/check-result.sh"
 
+start=$(date +%s%N)
 expect_status 0 run_aimsweep_plot run --levels 1,2 -t 1 -w 0.5 \
 	-d "$scratch" -o "$out" --seed 42 syscall-mix
+wall_ms=$((($(date +%s%N) - start) / 1000000))
 json=$(latest_result)
 [ -f "$json" ] || fail "no result.json in $out"
 check_ok_result "$json" syscall-mix "1,2" per-user \
-	"creat unlink close brk kill"
+	"creat unlink close brk kill" "$wall_ms"
 
 # The table: a header naming the workfile and one row per level.
 grep -q 'workfile syscall-mix' "$test_dir/stdout" || fail "no header"
