@@ -38,8 +38,15 @@ struct arena_header {
 	char pad4[CACHE_LINE - sizeof(uint32_t)];
 	uint32_t passed;	/* users through the gate and set up */
 	char pad5[CACHE_LINE - sizeof(uint32_t)];
-	uint32_t measuring;	/* == level_gen between t0 and t1 */
+	uint32_t all_through;	/* == level_gen: every user is through */
 	char pad6[CACHE_LINE - sizeof(uint32_t)];
+	uint32_t measuring;	/* == level_gen between t0 and t1 */
+	char pad7[CACHE_LINE - sizeof(uint32_t)];
+	/* Thread mode: bumped by each user thread that failed, after its
+	 * slot's exit_code, so that the driver reads the slots only when a
+	 * thread did fail. */
+	uint32_t threads_failed;
+	char pad8[CACHE_LINE - sizeof(uint32_t)];
 } __attribute__((aligned(CACHE_LINE)));
 
 /* What a user used during one level, from its own getrusage(). */

@@ -21,15 +21,44 @@
 
 /* How long users get to reach the gate: generous, it is not measured. */
 #define READY_TIMEOUT_S 60.0
+/* How often the waits below look at the users while a count is moving,
+ * and at the latest when it is not (the last user to come wakes them). */
+#define WAIT_MOVING_NS (1000 * 1000)
+#define WAIT_STILL_NS (10 * 1000 * 1000)
+/* How often wait_parked() reads every user's progress. */
+#define PROGRESS_EVERY_NS (100 * 1000 * 1000)
+
+/*
+ * Children that ended, counted by SIGCHLD. waitpid(-pgid) makes the
+ * kernel walk every child the driver has, so with thousands of users a
+ * reap that finds nothing is costly, and holds up the forks and exits
+ * of the users themselves; the driver reaps only after a child ended.
+ */
+static volatile sig_atomic_t children_ended;
+
+static void on_child_end(int signo)
+{
+	(void)signo;
+	children_ended++;
+}
 
 int users_pool_init(struct user_pool *pool, unsigned int max_users)
 {
+	struct sigaction sa;
+
 	pool->pids = calloc(max_users ? max_users : 1, sizeof(*pool->pids));
 	if (!pool->pids)
 		return ENOMEM;
 	pool->max_users = max_users;
 	pool->alive = 0;
 	pool->parent = getpid();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_child_end;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	/* Reap at the first look: a child may have ended already. */
+	pool->ended_seen = children_ended - 1;
 	return 0;
 }
 
@@ -143,6 +172,12 @@ static void thread_proc_ended(struct user_pool *pool, struct level_run *lr,
  * in its slot. */
 static void check_threads(struct user_pool *pool, struct level_run *lr)
 {
+	uint32_t failed = __atomic_load_n(&pool->arena->hdr->threads_failed,
+					  __ATOMIC_ACQUIRE);
+
+	if (failed == pool->threads_failed_seen)
+		return;
+	pool->threads_failed_seen = failed;
 	for (unsigned int u = 0; pool->thread_proc && u < lr->users; u++) {
 		struct user_slot *slot = arena_slot(pool->arena, u);
 
@@ -158,18 +193,19 @@ static void check_threads(struct user_pool *pool, struct level_run *lr)
 	}
 }
 
-static void user_ended(struct user_pool *pool, struct level_run *lr,
+/* The end of the process pid, user u's when u >= 0 (-1: look it up). */
+static void user_ended(struct user_pool *pool, struct level_run *lr, int u,
 		       pid_t pid, int status, bool killed_by_us)
 {
 	const struct user_slot *slot;
 	char how[64];
-	int u;
 
 	if (pool->thread_proc && pid == pool->thread_proc) {
 		thread_proc_ended(pool, lr, status, -1);
 		return;
 	}
-	u = user_index(pool, pid);
+	if (u < 0)
+		u = user_index(pool, pid);
 	if (u < 0)
 		return;
 	pool->pids[u] = 0;
@@ -192,20 +228,27 @@ static void user_ended(struct user_pool *pool, struct level_run *lr,
 			   (int)pid);
 }
 
-/* Reaps every user that has exited; returns how many. */
+/* Reaps every user that has exited since the last SIGCHLD seen; returns
+ * how many. */
 static unsigned int reap_exited(struct user_pool *pool, struct level_run *lr)
 {
+	sig_atomic_t ended = children_ended;
 	unsigned int n = 0;
 	int status;
 	pid_t pid;
 
+	if (ended == pool->ended_seen)
+		return 0;
+	/* Read before the reaping: a child that ends during it is reaped
+	 * now or at the next call. */
+	pool->ended_seen = ended;
 	while (pool->alive && pool->pgid) {
 		pid = waitpid(-pool->pgid, &status, WNOHANG);
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid <= 0)
 			break;
-		user_ended(pool, lr, pid, status, false);
+		user_ended(pool, lr, -1, pid, status, false);
 		n++;
 	}
 	return n;
@@ -322,6 +365,23 @@ int users_check(struct user_pool *pool, struct level_run *lr)
 }
 
 /*
+ * Sleeps until *count may have moved on from `seen`. Users count in
+ * without waking the driver, except the last one; while the count moves
+ * the driver looks again after a short step, instead of spinning on a
+ * word that changes thousands of times, and when it stands still it
+ * sleeps until the last user's wake or WAIT_STILL_NS.
+ */
+static void wait_count(uint32_t *count, uint32_t seen, bool moving)
+{
+	struct timespec step = { 0, WAIT_MOVING_NS };
+
+	if (moving)
+		nanosleep(&step, NULL);
+	else
+		gate_wait_change(count, seen, WAIT_STILL_NS);
+}
+
+/*
  * Waits until `count` reaches the level's users. The time limit runs from
  * the last user that came, not from the start: ten thousand users on two
  * CPUs take seconds just to be scheduled one after another, and that is
@@ -335,10 +395,13 @@ static int wait_all(struct user_pool *pool, struct level_run *lr,
 	uint32_t seen, last = 0;
 
 	for (;;) {
+		bool moving;
+
 		seen = __atomic_load_n(count, __ATOMIC_ACQUIRE);
 		if (seen >= lr->users)
 			return 0;
-		if (seen != last) {
+		moving = seen != last;
+		if (moving) {
 			last = seen;
 			deadline = now_ns() + limit;
 		}
@@ -350,7 +413,7 @@ static int wait_all(struct user_pool *pool, struct level_run *lr,
 				   seen, lr->users, what, READY_TIMEOUT_S);
 			return -1;
 		}
-		gate_wait_change(count, seen, 10 * 1000 * 1000);
+		wait_count(count, seen, moving);
 	}
 }
 
@@ -374,10 +437,15 @@ void users_release(struct user_pool *pool, struct level_run *lr)
 
 void users_stop(struct user_pool *pool, struct level_run *lr)
 {
-	__atomic_store_n(&pool->arena->hdr->stop, lr->gen, __ATOMIC_RELEASE);
+	struct arena_header *hdr = pool->arena->hdr;
+
+	__atomic_store_n(&hdr->stop, lr->gen, __ATOMIC_RELEASE);
 	/* Users still at the gate (a level that never started) must come
-	 * through it to see the stop word and park. */
+	 * through it to see the stop word and park, and those through it
+	 * waiting for the others must stop waiting. */
 	users_release(pool, lr);
+	__atomic_store_n(&hdr->all_through, lr->gen, __ATOMIC_RELEASE);
+	gate_wake_all(&hdr->all_through);
 }
 
 static void rusage_add(struct rusage_sum *sum, const struct slot_rusage *r)
@@ -431,8 +499,9 @@ static void wait_parked(struct user_pool *pool, struct level_run *lr,
 	uint64_t deadline = now_ns() + grace;
 	unsigned int gone, last = 0;
 	uint64_t moved, last_moved = users_progress(pool, lr->users);
+	uint64_t next_progress = now_ns() + PROGRESS_EVERY_NS;
 	uint32_t seen;
-	bool cut = false;
+	bool cut = false, counted, moving;
 
 	for (;;) {
 		reap_exited(pool, lr);
@@ -446,11 +515,19 @@ static void wait_parked(struct user_pool *pool, struct level_run *lr,
 		/* The grace runs from the last user that parked or moved on:
 		 * thousands of busy users on a few CPUs see the stop flag one
 		 * after another, over seconds, and an AIM7 op in hand can
-		 * last longer than the grace; neither is stuck. */
-		moved = users_progress(pool, lr->users);
-		if ((seen + gone != last || moved != last_moved) && !cut) {
-			last = seen + gone;
+		 * last longer than the grace; neither is stuck. Progress, a
+		 * read of every user's counters, is looked at every
+		 * PROGRESS_EVERY_NS and when the grace runs out. */
+		counted = seen + gone != last;
+		moving = counted;
+		if (now_ns() >= next_progress || now_ns() >= deadline) {
+			moved = users_progress(pool, lr->users);
+			moving = moving || moved != last_moved;
 			last_moved = moved;
+			next_progress = now_ns() + PROGRESS_EVERY_NS;
+		}
+		if (moving && !cut) {
+			last = seen + gone;
 			deadline = now_ns() + grace;
 		}
 		if (now_ns() >= deadline)
@@ -461,7 +538,7 @@ static void wait_parked(struct user_pool *pool, struct level_run *lr,
 			deadline = process_deadline(deadline);
 			cut = true;
 		}
-		gate_wait_change(parked, seen, 10 * 1000 * 1000);
+		wait_count(parked, seen, counted);
 	}
 }
 
@@ -492,7 +569,8 @@ static void kill_stuck(struct user_pool *pool, struct level_run *lr)
 			thread_proc_ended(pool, run_interrupted ? NULL : lr,
 					  status, (int)u);
 		else
-			user_ended(pool, lr, pid, status, !run_interrupted);
+			user_ended(pool, lr, (int)u, pid, status,
+				   !run_interrupted);
 	}
 }
 
@@ -507,11 +585,37 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 				   &arena_slot(pool->arena, u)->rusage);
 }
 
+/*
+ * Reaps every user as it exits, each by its own pid: a waitpid() for any
+ * child makes the kernel walk the driver's children up to the first that
+ * ended, and users exiting in no order would make that a walk over half
+ * of them per user. Those not gone by the deadline are left to the caller.
+ */
+static void reap_in_order(struct user_pool *pool, uint64_t deadline)
+{
+	int status;
+
+	for (unsigned int u = 0; u < pool->max_users && pool->alive; u++) {
+		pid_t pid = pool->pids[u];
+
+		if (!pid || pid == pool->thread_proc)
+			continue;
+		if (process_wait(pid, &status,
+				 PROCESS_REAP | PROCESS_GRACE_CUT,
+				 deadline) != 1)
+			return;
+		user_ended(pool, NULL, (int)u, pid, status, false);
+	}
+	if (pool->thread_proc &&
+	    process_wait(pool->thread_proc, &status,
+			 PROCESS_REAP | PROCESS_GRACE_CUT, deadline) == 1)
+		thread_proc_ended(pool, NULL, status, -1);
+}
+
 void users_pool_shutdown(struct user_pool *pool, double grace_s)
 {
 	struct arena_header *hdr;
 	uint64_t deadline = process_deadline_in(grace_s);
-	struct timespec tick = { 0, 1000 * 1000 };
 
 	if (!pool->pids)
 		return;
@@ -525,12 +629,7 @@ void users_pool_shutdown(struct user_pool *pool, double grace_s)
 	__atomic_store_n(&hdr->stop, hdr->level_gen - 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&hdr->gate, hdr->level_gen - 1, __ATOMIC_RELEASE);
 	gate_wake_all(&hdr->gate);
-	while (pool->alive) {
-		if (now_ns() >= process_deadline(deadline))
-			break;
-		if (!reap_exited(pool, NULL))
-			nanosleep(&tick, NULL);
-	}
+	reap_in_order(pool, deadline);
 	kill_stuck(pool, NULL);
 out:
 	free(pool->pids);

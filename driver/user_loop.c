@@ -112,6 +112,13 @@ static __thread struct user_entry *thread_entries;
 static __thread size_t thread_n_entries;
 /* The thread process's record of which user threads run (thread mode). */
 static bool *thread_alive;
+static struct arena_header *thread_hdr;
+
+/* Tells the driver that a user thread failed: its slot says how. */
+static void thread_failed(struct arena_header *hdr)
+{
+	__atomic_add_fetch(&hdr->threads_failed, 1, __ATOMIC_RELEASE);
+}
 
 static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
 {
@@ -125,6 +132,7 @@ static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
 		/* The driver sees the code in the slot and fails the level;
 		 * the thread process starts a new thread for the next one. */
 		__atomic_store_n(&slot->exit_code, code, __ATOMIC_RELEASE);
+		thread_failed(thread_hdr);
 		pthread_exit(NULL);
 	}
 	slot->exit_code = code;
@@ -591,27 +599,36 @@ static void user_jobs_init(struct user_level *ul)
 }
 
 /*
- * Counts the user through the open gate, then hands the CPU on until every
- * user is through: a user that went straight into its loop would hold its
- * CPU for a whole time slice, and with N users on C CPUs the last one
- * would come through only a full scheduler round (N slices / C) after the
- * gate opened, seconds at a thousand users. Yielding, the round is N
- * context switches. Still inside the warm-up: the window never starts
- * before all are through. The stop word ends the wait for a level that
- * failed.
+ * Counts the user through the open gate, then sleeps until every user is
+ * through: a user that went straight into its loop would hold its CPU for
+ * a whole time slice, and with N users on C CPUs the last one would come
+ * through only a full scheduler round (N slices / C) after the gate
+ * opened. Yielding instead keeps every user that is through runnable, and
+ * those still setting up wait behind all of them, a round of N context
+ * switches for each step they make; asleep, users that are through take
+ * no CPU at all. The last one through, or the driver stopping a level that
+ * failed, sets all_through to the level's generation and wakes them all.
+ * Still inside the warm-up: the window never starts before all are
+ * through.
  */
 static void user_through_gate(struct user_level *ul)
 {
 	struct arena_header *hdr = ul->hdr;
+	uint32_t seen;
 
 	/* For release_s, and for the driver, which starts the window only
 	 * when everyone is through and set up. */
 	__atomic_store_n(&ul->slot->gate_passed_ns, now_ns(), __ATOMIC_RELAXED);
-	count_in(hdr, &hdr->passed);
-	while (__atomic_load_n(&hdr->passed, __ATOMIC_ACQUIRE) <
-		       __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED) &&
-	       __atomic_load_n(&hdr->stop, __ATOMIC_RELAXED) != ul->gen)
-		sched_yield();
+	if (__atomic_add_fetch(&hdr->passed, 1, __ATOMIC_RELEASE) ==
+	    __atomic_load_n(&hdr->active_users, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&hdr->all_through, ul->gen, __ATOMIC_RELEASE);
+		gate_wake_all(&hdr->all_through);
+		gate_wake_one(&hdr->passed);
+		return;
+	}
+	while ((seen = __atomic_load_n(&hdr->all_through, __ATOMIC_ACQUIRE)) !=
+	       ul->gen)
+		gate_wait_change(&hdr->all_through, seen, 0);
 }
 
 /* Runs the user's jobs until the stop word names the level. */
@@ -722,6 +739,9 @@ static void user_process_setup(struct user_pool *pool)
 	 * the users itself. */
 	process_set_stop_signals(SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
+	/* The driver's SIGCHLD counter is not the user's: its jobs wait
+	 * for their own children. */
+	signal(SIGCHLD, SIG_DFL);
 }
 
 /* --cpus: user u runs on cpus[u mod n], set before any job, and read back
@@ -854,6 +874,7 @@ static void thread_start_user(struct user_pool *pool, pthread_attr_t *attr,
 		 "cannot create its thread: %s (threads-max, RLIMIT_NPROC or memory)",
 		 strerror(err));
 	__atomic_store_n(&slot->exit_code, USER_EXIT_SETUP, __ATOMIC_RELEASE);
+	thread_failed(pool->arena->hdr);
 	thread_alive[u] = false;
 	free(ts);
 }
@@ -873,6 +894,7 @@ void thread_proc_main(struct user_pool *pool, uint32_t gen_seen)
 	 * moved under malloc corrupts its heap. Set before any thread starts.
 	 */
 	mallopt(M_ARENA_MAX, (int)(pool->max_users + 1));
+	thread_hdr = hdr;
 	thread_alive = calloc(pool->max_users, sizeof(*thread_alive));
 	if (!thread_alive || pthread_attr_init(&attr))
 		_exit(USER_EXIT_SETUP);

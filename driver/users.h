@@ -2,7 +2,9 @@
 #ifndef AIMSWEEP_USERS_H
 #define AIMSWEEP_USERS_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "driver/arena.h"
@@ -48,6 +50,10 @@ struct user_pool {
 	pid_t thread_proc;	/* thread mode: the process of the threads */
 	unsigned int max_users;
 	unsigned int alive;
+	/* The SIGCHLD count and the failed-thread count last acted on:
+	 * the pool looks for ended users only when these move. */
+	sig_atomic_t ended_seen;
+	uint32_t threads_failed_seen;
 };
 
 /* One level as the pool runs it. */
