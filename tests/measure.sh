@@ -129,17 +129,30 @@ jq_check "$json" '.levels[0].reason | test("process of the user threads .*SIGSEG
 printf '1 fork_test\n' >"$test_dir/slow"
 for wf in "$test_dir/wf" "$test_dir/slow"; do
 	for latency in '' --no-latency; do
-		expect_status 0 run_aimsweep run --levels 2 -t 1 -w 0.2 \
-			--interval 0.1 $latency -d "$scratch" -o "$out" "$wf"
-		json=$(latest_result)
 		what="one job ($(basename "$wf")${latency:+, $latency})"
+		# Ten intervals a try. Beside a 1000-user fserver level (a
+		# sibling test under -j2) these two users ran in one 0.1 s
+		# interval of ten, so a try that saw ops in fewer than two
+		# is made again with intervals four times as long; a user
+		# that stores its count only at the end fails every try.
+		for runtime in 1 4; do
+			expect_status 0 run_aimsweep run --levels 2 -t "$runtime" \
+				-w 0.2 --interval "$runtime"e-1 \
+				$latency -d "$scratch" -o "$out" "$wf"
+			json=$(latest_result)
+			jq_check "$json" '.levels[0] | (([.intervals[] | .jobs_per_min * .elapsed_s / 60] | add) - .ops | fabs) < 0.01' \
+				"$what: intervals add up"
+			jq -e '.levels[0].status == "ok" and
+				(.levels[0].intervals | length) >= 8 and
+				([.levels[0].intervals[] | select(.jobs_per_min > 0)] |
+				 length >= 2)' "$json" >/dev/null && break
+			echo "note: $what: ops in fewer than two of ten intervals of $runtime s"
+		done
 		jq_check "$json" '.levels[0].status == "ok" and
 			(.levels[0].intervals | length) >= 8 and
 			([.levels[0].intervals[] | select(.jobs_per_min > 0)] |
 			 length >= 2)' \
 			"$what: ops seen before the last interval"
-		jq_check "$json" '.levels[0] | (([.intervals[] | .jobs_per_min * .elapsed_s / 60] | add) - .ops | fabs) < 0.01' \
-			"$what: intervals add up"
 	done
 done
 
