@@ -81,6 +81,7 @@ void arena_reset_level(struct arena *a, unsigned int users)
 		s->reason[0] = '\0';
 		memset(&s->rusage, 0, sizeof(s->rusage));
 		memset(s->sysv_ids, 0, sizeof(s->sysv_ids));
+		s->sysv_pending_key = 0;
 		memset(s->counters, 0, a->n_entries * sizeof(s->counters[0]));
 	}
 }

@@ -92,6 +92,8 @@ struct user_slot {
 	char reason[USER_REASON_LEN];	/* and in words */
 	int32_t sysv_ids[JOB_SYSV_MAX];	/* see job_register_sysv() */
 	uint8_t sysv_kinds[JOB_SYSV_MAX];
+	int32_t sysv_pending_key;	/* see job_pending_sysv() */
+	uint8_t sysv_pending_kind;
 	struct entry_counters counters[];
 };
 

@@ -98,10 +98,76 @@ static int user_index(const struct user_pool *pool, pid_t pid)
 	return -1;
 }
 
-/* Removes the SysV IPC objects a user's jobs registered; those of a user
- * that ran its fini() are gone already (EINVAL, EIDRM). */
-static void remove_sysv(const struct user_slot *slot)
+/* glibc leaves this union to the caller, as POSIX says. */
+union sem_arg {
+	int val;
+	struct semid_ds *buf;
+	unsigned short *array;
+};
+
+/*
+ * Whether the semaphore set under a user's pending key is the one the user
+ * made. Linux keeps no creator pid for a set, so this is the best it
+ * tells: the user's was made during the level under the driver's euid,
+ * and, as the user died before it registered the set, nothing has set or
+ * operated on it since (no semop time, GETPID 0). sem_ctime counts whole
+ * seconds, so "during the level" takes in the second it began: another
+ * program's set made under the user's key from then on, and left
+ * untouched, cannot be told apart from the user's.
+ */
+static bool sem_is_users(const struct user_pool *pool, int id)
 {
+	struct semid_ds ds;
+	union sem_arg arg = { .buf = &ds };
+
+	if (semctl(id, 0, IPC_STAT, arg))
+		return false;
+	if (ds.sem_perm.cuid != geteuid() || ds.sem_ctime < pool->level_begun_s)
+		return false;
+	return ds.sem_otime == 0 && semctl(id, 0, GETPID) == 0;
+}
+
+/*
+ * Removes the object a user was creating under a key when it died, which
+ * it may have made without registering its id (job_pending_sysv()). What
+ * the key names may be another program's; only the user's own is removed.
+ * owner is the user's process: for a user thread, the threads' process.
+ */
+static void remove_pending_sysv(const struct user_pool *pool,
+				const struct user_slot *slot, pid_t owner)
+{
+	int32_t key = __atomic_load_n(&slot->sysv_pending_key,
+				      __ATOMIC_ACQUIRE);
+	struct shmid_ds shm;
+	int id;
+
+	if (!key)
+		return;
+	switch (slot->sysv_pending_kind) {
+	case JOB_SYSV_SHM:
+		id = shmget(key, 0, 0);
+		if (id >= 0 && !shmctl(id, IPC_STAT, &shm) &&
+		    shm.shm_cpid == owner)
+			shmctl(id, IPC_RMID, NULL);
+		break;
+	case JOB_SYSV_SEM:
+		id = semget(key, 0, 0);
+		if (id >= 0 && sem_is_users(pool, id))
+			semctl(id, 0, IPC_RMID);
+		break;
+	}
+}
+
+/*
+ * Removes the SysV IPC objects a user's jobs were creating or registered;
+ * those of a user that ran its fini() are gone already (EINVAL, EIDRM).
+ * The pending record first: a job drops it only after it registers the
+ * id, so that whichever of the two the driver misses, it sees the other.
+ */
+static void remove_sysv(const struct user_pool *pool,
+			const struct user_slot *slot, pid_t owner)
+{
+	remove_pending_sysv(pool, slot, owner);
 	for (int i = 0; i < JOB_SYSV_MAX; i++) {
 		int id = __atomic_load_n(&slot->sysv_ids[i],
 					 __ATOMIC_ACQUIRE) - 1;
@@ -154,7 +220,7 @@ static void thread_proc_ended(struct user_pool *pool, struct level_run *lr,
 		if (!pool->pids[u])
 			continue;
 		pool->pids[u] = 0;
-		remove_sysv(arena_slot(pool->arena, u));
+		remove_sysv(pool, arena_slot(pool->arena, u), pid);
 	}
 	if (!lr)
 		return;
@@ -187,7 +253,7 @@ static void check_threads(struct user_pool *pool, struct level_run *lr)
 		pool->pids[u] = 0;
 		/* Its jobs were torn down; what System V objects of theirs
 		 * are left would outlive the run. */
-		remove_sysv(slot);
+		remove_sysv(pool, slot, pool->thread_proc);
 		level_fail(lr, "user %u (a thread of pid %d) failed: %s", u,
 			   (int)pool->thread_proc, slot->reason);
 	}
@@ -211,7 +277,7 @@ static void user_ended(struct user_pool *pool, struct level_run *lr, int u,
 	pool->pids[u] = 0;
 	pool->alive--;
 	slot = arena_slot(pool->arena, (unsigned int)u);
-	remove_sysv(slot);
+	remove_sysv(pool, slot, pid);
 	if (!lr || (unsigned int)u >= lr->users)
 		return;
 	describe_end(status, how, sizeof(how));
@@ -330,6 +396,7 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 
 	/* Users that died between levels are replaced, not blamed. */
 	reap_exited(pool, NULL);
+	pool->level_begun_s = time(NULL);
 	arena_reset_level(pool->arena, users);
 	lr->users = users;
 	__atomic_store_n(&hdr->ready, 0, __ATOMIC_RELAXED);

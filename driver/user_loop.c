@@ -544,6 +544,8 @@ static void user_job_ctx(const struct user_level *ul, struct job_ctx *ctx,
 	ctx->reason_len = reason_len;
 	ctx->sysv_ids = ul->slot->sysv_ids;
 	ctx->sysv_kinds = ul->slot->sysv_kinds;
+	ctx->sysv_pending_key = &ul->slot->sysv_pending_key;
+	ctx->sysv_pending_kind = &ul->slot->sysv_pending_kind;
 	ctx->file_size = mix_file_size(pool->mix, ctx->users);
 }
 

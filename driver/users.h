@@ -48,6 +48,9 @@ struct user_pool {
 	pid_t pgid;
 	pid_t *pids;		/* [max_users]; 0: no live process */
 	pid_t thread_proc;	/* thread mode: the process of the threads */
+	/* When the last level began, in wall-clock seconds as SysV's
+	 * sem_ctime counts them: no set a user made in it is older. */
+	time_t level_begun_s;
 	unsigned int max_users;
 	unsigned int alive;
 	/* The SIGCHLD count and the failed-thread count last acted on:

@@ -284,38 +284,55 @@ static key_t shm_key(const struct shm_state *st)
 	return st->ctx.threaded ? (key_t)gettid() : (key_t)getpid();
 }
 
+/* shmget() or semget() for the op's segment or semaphore, made anew. */
+static int shm_get(enum job_sysv_kind kind, key_t key)
+{
+	const int flags = IPC_CREAT | IPC_EXCL | 0600;
+
+	if (kind == JOB_SYSV_SHM)
+		return shmget(key, SHM_BYTES, flags);
+	return semget(key, 1, flags);
+}
+
 /*
  * Creates the op's segment, or its semaphore, and records it for the
- * driver. A key that some other program's object already has is left to
- * it (IPC_EXCL); the op then takes a private object instead.
+ * driver. The key is recorded before the create and dropped only after
+ * the id is registered, so that the driver can find the object of a user
+ * killed between the two. A key that some other program's object already
+ * has is left to it (IPC_EXCL); the op then takes a private object
+ * instead.
  */
 static int shm_create(struct shm_state *st, enum job_sysv_kind kind, int *idp)
 {
-	const int flags = IPC_CREAT | IPC_EXCL | 0600;
 	key_t key = shm_key(st);
 	int id, err;
 
-	if (kind == JOB_SYSV_SHM) {
-		id = shmget(key, SHM_BYTES, flags);
-		if (id < 0 && errno == EEXIST)
-			id = shmget(IPC_PRIVATE, SHM_BYTES, flags);
-	} else {
-		id = semget(key, 1, flags);
-		if (id < 0 && errno == EEXIST)
-			id = semget(IPC_PRIVATE, 1, flags);
+	job_pending_sysv(&st->ctx, kind, key);
+	id = shm_get(kind, key);
+	if (id < 0 && errno == EEXIST) {
+		/* The key is another program's: the driver must not remove
+		 * what it finds under it. This is the one window left: a
+		 * user killed before it registers its private object leaves
+		 * it, and only while another program holds the user's key. */
+		job_pending_sysv(&st->ctx, kind, IPC_PRIVATE);
+		id = shm_get(kind, IPC_PRIVATE);
 	}
-	if (id < 0)
-		return errno;
+	if (id < 0) {
+		err = errno;
+		goto out;
+	}
 	err = job_register_sysv(&st->ctx, kind, id);
 	if (err) {
 		if (kind == JOB_SYSV_SHM)
 			shmctl(id, IPC_RMID, NULL);
 		else
 			semctl(id, 0, IPC_RMID);
-		return err;
+		goto out;
 	}
 	*idp = id;
-	return 0;
+out:
+	job_pending_sysv(&st->ctx, kind, IPC_PRIVATE);
+	return err;
 }
 
 /* Copies each message into the segment and back, each copy under the

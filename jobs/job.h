@@ -39,6 +39,11 @@ struct job_ctx {
 	 * removes them even when the user is killed before its fini(). */
 	int32_t *sysv_ids;	/* [JOB_SYSV_MAX], id + 1, 0 when free */
 	uint8_t *sysv_kinds;	/* [JOB_SYSV_MAX], enum job_sysv_kind */
+	/* Where job_pending_sysv() records the key of an object the job is
+	 * about to create, which covers a user killed before it registers
+	 * the object's id. */
+	int32_t *sysv_pending_key;	/* 0 (IPC_PRIVATE) when none */
+	uint8_t *sysv_pending_kind;	/* enum job_sysv_kind */
 	/* Where an AIM7 job counts its inner operations as it does them;
 	 * see job_progress(). Never NULL. */
 	uint64_t *progress;
@@ -152,6 +157,12 @@ int job_set_reason(const struct job_ctx *ctx, const char *fmt, ...)
  * removes its objects in fini(); the record covers users that die. */
 int job_register_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
 		      int id);
+/* Records, before a job creates an object of `kind` under `key`, that it
+ * is about to; key 0 (IPC_PRIVATE) drops the record, which the job does
+ * only once the object's id is registered. The driver removes the object
+ * of a user that died with a record left, if that user made it. */
+void job_pending_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
+		      int32_t key);
 /* Drops the record of an object the job has just removed itself, so that
  * a job that makes its objects in every op never runs out of records. */
 void job_unregister_sysv(const struct job_ctx *ctx, int id);

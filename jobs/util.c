@@ -54,6 +54,16 @@ int job_register_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
 	return ENOSPC;
 }
 
+void job_pending_sysv(const struct job_ctx *ctx, enum job_sysv_kind kind,
+		      int32_t key)
+{
+	if (!ctx->sysv_pending_key)
+		return;
+	*ctx->sysv_pending_kind = (uint8_t)kind;
+	/* The key last: the driver reads the kind only for a set key. */
+	__atomic_store_n(ctx->sysv_pending_key, key, __ATOMIC_RELEASE);
+}
+
 void job_unregister_sysv(const struct job_ctx *ctx, int id)
 {
 	if (!ctx->sysv_ids)
