@@ -1,4 +1,4 @@
-# tests/bench-verdict.sh: the bench says "met" only for a figure it measured, and formats no missing figure as a number.
+# tests/bench-verdict.sh: the bench says "met" only for a figure it measured, formats no missing figure as a number, and runs no scale row this machine's limits refuse.
 . "$(dirname "$0")/lib.sh"
 . "$AIMSWEEP_SRCDIR/tests/bench/verdict.sh"
 
@@ -28,4 +28,47 @@ for lost in "" "-" nan; do
 	[ "$(fmt3 "$lost")" = "$lost" ] || fail "fmt3 '$lost': '$(fmt3 "$lost")'"
 	expect_verdict "$(fmt3 "$lost")" "<" 0.5 "no figure"
 done
+
+# A refused run's message meets its target only by giving the value.
+expect_names() {
+	got=$(verdict_names "$1" "$2")
+	[ "$got" = "$3" ] || fail "verdict_names '$1' $2: '$got', want '$3'"
+}
+refusal="aimsweep: a level of 32769 users is more than this machine allows: kernel.pid_max is 32768 and 90 tasks exist, leaving 32614; raise it to at least 32923 (sysctl -w kernel.pid_max=32923)"
+expect_names "$refusal" kernel.pid_max met
+expect_names "$refusal" kernel.threads-max "not met"
+expect_names "aimsweep: raise kernel.pid_max" kernel.pid_max "not met"
+expect_names "aimsweep: (sysctl -w kernel.pid_max=)" kernel.pid_max "not met"
+expect_names "aimsweep: sysctl -w kernel.pid_maxx=5" kernel.pid_max "not met"
+expect_names "" kernel.pid_max "no figure"
+expect_names "-" kernel.pid_max "no figure"
+
+# expect_needs USERS MODE PID_MAX THREADS_MAX MAX_MAP TASKS NPROC WANT
+expect_needs() {
+	got=$(scale_needs "$1" "$2" "$3" "$4" "$5" "$6" "$7")
+	[ "$got" = "$8" ] ||
+		fail "scale_needs $1 $2 $3 $4 $5 $6 $7: '$got', want '$8'"
+}
+# Room for the level, the tasks that exist and aimsweep's margin of 64.
+expect_needs 1000 process 32768 192726 65530 90 unlimited ""
+expect_needs 32614 process 32768 192726 65530 90 unlimited ""
+expect_needs 32615 process 32768 192726 65530 90 unlimited \
+	"needs kernel.pid_max >= 32769: sysctl -w kernel.pid_max=32769"
+expect_needs 50000 process 32768 192726 65530 90 unlimited \
+	"needs kernel.pid_max >= 50154: sysctl -w kernel.pid_max=50154"
+expect_needs 50000 process 4194304 40000 65530 90 unlimited \
+	"needs kernel.threads-max >= 50154: sysctl -w kernel.threads-max=50154"
+# Threads take pids too, and four mappings each, which processes do not.
+expect_needs 20000 process 4194304 192726 65530 90 unlimited ""
+expect_needs 16126 thread 4194304 192726 65530 90 unlimited ""
+expect_needs 16127 thread 4194304 192726 65530 90 unlimited \
+	"needs vm.max_map_count >= 65532: sysctl -w vm.max_map_count=65532"
+expect_needs 50000 thread 32768 192726 65530 90 unlimited \
+	"needs kernel.pid_max >= 50154: sysctl -w kernel.pid_max=50154; needs vm.max_map_count >= 201024: sysctl -w vm.max_map_count=201024"
+# RLIMIT_NPROC binds only where it is a number (not for root).
+expect_needs 500 process 32768 192726 65530 90 500 \
+	"needs RLIMIT_NPROC >= 501: ulimit -u 501"
+expect_needs 499 process 32768 192726 65530 90 500 ""
+# A limit that could not be read is not checked, as aimsweep does.
+expect_needs 50000 thread "" 0 "" 90 unlimited ""
 pass

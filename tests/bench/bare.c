@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -308,9 +309,16 @@ static int follow(const char *name, double seconds, const char *dir)
  * With "split", a second process forks half of the children while this
  * one forks the other half, one fork()ing process per CPU of a 2-CPU
  * machine: whether the fork()s of a level could go faster in parallel.
+ *
+ * With "thread", the N are threads of this process, made by
+ * pthread_create() with the stack size and detached state of aimsweep's
+ * --mode thread users (thread_proc_main() in driver/user_loop.c), at the
+ * same gate: the floor for users that are threads. stop_s then ends when
+ * the last thread has counted itself out on its way to return, as
+ * aimsweep's driver sees a thread user end.
  */
 struct gate {
-	uint32_t ready, open, passed, done;
+	uint32_t ready, open, passed, done, left;
 	uint64_t last_ns;
 };
 
@@ -319,19 +327,80 @@ static long futex(uint32_t *word, int op, uint32_t val)
 	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
 }
 
+/* Waits until the counter *word has reached n. */
+static void gate_wait_for(uint32_t *word, unsigned int n)
+{
+	uint32_t seen;
+
+	while ((seen = __atomic_load_n(word, __ATOMIC_ACQUIRE)) < n)
+		futex(word, FUTEX_WAIT, seen);
+}
+
+/* Adds one to the counter *word and wakes its waiter when that makes n. */
+static void gate_count(uint32_t *word, unsigned int n)
+{
+	if (__atomic_add_fetch(word, 1, __ATOMIC_RELEASE) == n)
+		futex(word, FUTEX_WAKE, 1);
+}
+
+/* A user's side of the gate: counts itself in, waits for the gate to
+ * open, and counts itself through. Each user in wakes the starter, as
+ * the bare gate always has, so that its figures compare with earlier
+ * benches' (aimsweep's users wake the driver for the last one only). */
+static void gate_pass(struct gate *g, unsigned int n)
+{
+	__atomic_add_fetch(&g->ready, 1, __ATOMIC_RELEASE);
+	futex(&g->ready, FUTEX_WAKE, 1);
+	while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE))
+		futex(&g->open, FUTEX_WAIT, 0);
+	__atomic_store_n(&g->last_ns, now_ns(), __ATOMIC_RELAXED);
+	gate_count(&g->passed, n);
+}
+
+/* The starter's side, from t0 when it began to make the n users: waits
+ * for all to be in, opens the gate, and waits for all to be through; sets
+ * *ready_s and *release_s. */
+static void gate_run(struct gate *g, unsigned int n, uint64_t t0,
+		     double *ready_s, double *release_s)
+{
+	uint64_t t_open;
+
+	gate_wait_for(&g->ready, n);
+	t_open = now_ns();
+	*ready_s = (double)(t_open - t0) / 1e9;
+	__atomic_store_n(&g->open, 1, __ATOMIC_RELEASE);
+	futex(&g->open, FUTEX_WAKE, INT_MAX);
+	gate_wait_for(&g->passed, n);
+	*release_s = (double)(__atomic_load_n(&g->last_ns, __ATOMIC_RELAXED) -
+			      t_open) / 1e9;
+}
+
+/* A gate in memory that forked children share with this process. */
+static struct gate *gate_map(void)
+{
+	struct gate *g = mmap(NULL, sizeof(*g), PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (g == MAP_FAILED)
+		die("mmap");
+	memset(g, 0, sizeof(*g));
+	return g;
+}
+
+/* The figures `make bench` reads, one "name seconds" a line. */
+static void spawn_print(double ready_s, double release_s, double stop_s)
+{
+	printf("ready_s %.6f\nrelease_s %.6f\nstop_s %.6f\n", ready_s,
+	       release_s, stop_s);
+}
+
 /* A child of spawn(): counts itself in, waits at the gate, and leaves. */
 static void spawn_child(struct gate *g, unsigned int n, int busy)
 {
 	/* As aimsweep's users do: one that outlives the parent (the bench
 	 * stops a run that takes too long) is killed, not left waiting. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	__atomic_add_fetch(&g->ready, 1, __ATOMIC_RELEASE);
-	futex(&g->ready, FUTEX_WAKE, 1);
-	while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE))
-		futex(&g->open, FUTEX_WAIT, 0);
-	__atomic_store_n(&g->last_ns, now_ns(), __ATOMIC_RELAXED);
-	if (__atomic_add_fetch(&g->passed, 1, __ATOMIC_RELEASE) == n)
-		futex(&g->passed, FUTEX_WAKE, 1);
+	gate_pass(g, n);
 	while (busy && !__atomic_load_n(&g->done, __ATOMIC_RELAXED))
 		syscall(SYS_getppid);
 	_exit(0);
@@ -354,15 +423,11 @@ static void spawn_some(struct gate *g, unsigned int count, unsigned int n,
 
 static int spawn(unsigned int n, int busy, int split)
 {
-	struct gate *g = mmap(NULL, sizeof(*g), PROT_READ | PROT_WRITE,
-			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	uint64_t t0, t_ready, t_open, t_done;
-	uint32_t seen;
+	struct gate *g = gate_map();
+	double ready_s, release_s;
+	uint64_t t0, t_done;
 	pid_t pid;
 
-	if (g == MAP_FAILED)
-		die("mmap");
-	memset(g, 0, sizeof(*g));
 	t0 = now_ns();
 	if (split) {
 		/* The helper waits for its own children, and this process
@@ -378,41 +443,84 @@ static int spawn(unsigned int n, int busy, int split)
 		}
 	}
 	spawn_some(g, split ? n - n / 2 : n, n, busy);
-	while ((seen = __atomic_load_n(&g->ready, __ATOMIC_ACQUIRE)) < n)
-		futex(&g->ready, FUTEX_WAIT, seen);
-	t_ready = now_ns();
-	t_open = now_ns();
-	__atomic_store_n(&g->open, 1, __ATOMIC_RELEASE);
-	futex(&g->open, FUTEX_WAKE, INT_MAX);
-	while ((seen = __atomic_load_n(&g->passed, __ATOMIC_ACQUIRE)) < n)
-		futex(&g->passed, FUTEX_WAIT, seen);
+	gate_run(g, n, t0, &ready_s, &release_s);
 	t_done = now_ns();
 	__atomic_store_n(&g->done, 1, __ATOMIC_RELAXED);
 	while (wait(NULL) > 0 || errno == EINTR)
 		;
-	printf("ready_s %.6f\nrelease_s %.6f\nstop_s %.6f\n",
-	       (double)(t_ready - t0) / 1e9,
-	       (double)(__atomic_load_n(&g->last_ns, __ATOMIC_RELAXED) -
-			t_open) / 1e9,
-	       (double)(now_ns() - t_done) / 1e9);
+	spawn_print(ready_s, release_s, (double)(now_ns() - t_done) / 1e9);
+	return 0;
+}
+
+/* What each thread of spawn_threads() is given. */
+struct thread_gate {
+	struct gate *g;
+	unsigned int n;
+};
+
+/* A thread of spawn_threads(): spawn_child()'s gate, in this process. */
+static void *spawn_thread(void *arg)
+{
+	const struct thread_gate *tg = arg;
+
+	gate_pass(tg->g, tg->n);
+	gate_count(&tg->g->left, tg->n);
+	return NULL;
+}
+
+static int spawn_threads(unsigned int n)
+{
+	struct thread_gate tg = { gate_map(), n };
+	double ready_s, release_s;
+	pthread_attr_t attr;
+	uint64_t t0, t_done;
+	pthread_t t;
+	int err;
+
+	if ((err = pthread_attr_init(&attr)) ||
+	    (err = pthread_attr_setstacksize(&attr, 256 * 1024)) ||
+	    (err = pthread_attr_setdetachstate(&attr,
+					       PTHREAD_CREATE_DETACHED))) {
+		errno = err;
+		die("pthread_attr");
+	}
+	t0 = now_ns();
+	for (unsigned int i = 0; i < n; i++) {
+		err = pthread_create(&t, &attr, spawn_thread, &tg);
+		if (err) {
+			fprintf(stderr,
+				"bare: cannot create thread %u of %u: %s\n",
+				i + 1, n, strerror(err));
+			exit(1);
+		}
+	}
+	gate_run(tg.g, n, t0, &ready_s, &release_s);
+	t_done = now_ns();
+	gate_wait_for(&tg.g->left, n);
+	spawn_print(ready_s, release_s, (double)(now_ns() - t_done) / 1e9);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	const char *form = argc == 4 ? argv[3] : "";
+
 	if (argc >= 5 && !strcmp(argv[1], "loop"))
 		return loop(argv[2], atof(argv[3]), atof(argv[4]),
 			    argc > 5 ? argv[5] : NULL);
 	if (argc >= 4 && !strcmp(argv[1], "follow"))
 		return follow(argv[2], atof(argv[3]), argc > 4 ? argv[4] : NULL);
-	if ((argc == 3 || (argc == 4 && (!strcmp(argv[3], "busy") ||
-					 !strcmp(argv[3], "split")))) &&
-	    !strcmp(argv[1], "spawn"))
-		return spawn((unsigned int)strtoul(argv[2], NULL, 10),
-			     argc == 4 && !strcmp(argv[3], "busy"),
-			     argc == 4 && !strcmp(argv[3], "split"));
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "spawn")) {
+		unsigned int n = (unsigned int)strtoul(argv[2], NULL, 10);
+
+		if (!strcmp(form, "thread"))
+			return spawn_threads(n);
+		if (!*form || !strcmp(form, "busy") || !strcmp(form, "split"))
+			return spawn(n, !strcmp(form, "busy"),
+				     !strcmp(form, "split"));
+	}
 	fprintf(stderr, "usage: bare loop getppid|brk|kill|creat WARMUP SECONDS [DIR]\n"
 			"       bare follow getppid|brk|kill|creat SECONDS [DIR]\n"
-			"       bare spawn N [busy|split]\n");
+			"       bare spawn N [busy|split|thread]\n");
 	return 2;
 }
