@@ -828,11 +828,21 @@ struct thread_start {
 	uint32_t gen_seen;
 };
 
+/*
+ * What each user thread starts from, one per user, made once by the
+ * thread process. Not malloc()ed per thread: the thread's free() of it
+ * would be its first call into malloc, which gives each thread an arena
+ * of its own (M_ARENA_MAX, below), a mapping of 64 MiB reserved under the
+ * process's mmap lock, while the thread process is making the next
+ * thread under the same lock. The user's first malloc() comes with its
+ * jobs' set-up instead, after the gate.
+ */
+static struct thread_start *thread_starts;
+
 static void *user_thread(void *arg)
 {
 	struct thread_start ts = *(struct thread_start *)arg;
 
-	free(arg);
 	user_is_thread = true;
 	user_life(ts.pool, ts.user, ts.gen_seen);
 }
@@ -859,13 +869,12 @@ static void *user_thread_guarded(void *arg)
 static void thread_start_user(struct user_pool *pool, pthread_attr_t *attr,
 			      unsigned int u, uint32_t gen_seen)
 {
-	struct thread_start *ts = malloc(sizeof(*ts));
+	struct thread_start *ts = &thread_starts[u];
 	struct user_slot *slot;
 	pthread_t t;
 	int err;
 
-	if (!ts)
-		_exit(USER_EXIT_SETUP);
+	/* A thread of user u that ran before is gone: it took its copy. */
 	*ts = (struct thread_start){ pool, u, gen_seen };
 	thread_alive[u] = true;
 	err = pthread_create(&t, attr, user_thread_guarded, ts);
@@ -878,7 +887,6 @@ static void thread_start_user(struct user_pool *pool, pthread_attr_t *attr,
 	__atomic_store_n(&slot->exit_code, USER_EXIT_SETUP, __ATOMIC_RELEASE);
 	thread_failed(pool->arena->hdr);
 	thread_alive[u] = false;
-	free(ts);
 }
 
 void thread_proc_main(struct user_pool *pool, uint32_t gen_seen)
@@ -898,7 +906,8 @@ void thread_proc_main(struct user_pool *pool, uint32_t gen_seen)
 	mallopt(M_ARENA_MAX, (int)(pool->max_users + 1));
 	thread_hdr = hdr;
 	thread_alive = calloc(pool->max_users, sizeof(*thread_alive));
-	if (!thread_alive || pthread_attr_init(&attr))
+	thread_starts = calloc(pool->max_users, sizeof(*thread_starts));
+	if (!thread_alive || !thread_starts || pthread_attr_init(&attr))
 		_exit(USER_EXIT_SETUP);
 	/* Jobs keep their buffers in their state, not on the stack. */
 	pthread_attr_setstacksize(&attr, 256 * 1024);
