@@ -73,9 +73,58 @@ static bool maps_fit(const struct run_params *p, unsigned int users)
 	return false;
 }
 
+/*
+ * What one user costs the machine's memory, the harness and a light mix
+ * together, as `make bench` measures it (MemAvailable before a level of
+ * thousands of syscall-mix users, less the lowest while it runs, a
+ * user): a process's task, kernel stack and page tables, the pages it
+ * copies from the driver and its stack; a thread's stack and task; each
+ * user's share of the arena. Jobs that allocate more take it on top; the
+ * check refuses only levels that could not even start. Half as much
+ * again is kept as a margin.
+ */
+#define USER_BYTES_PROCESS (180L * 1024)
+#define USER_BYTES_THREAD (56L * 1024)
+
+/* MemAvailable from /proc/meminfo, in bytes; -1 when it cannot be read. */
+static long long mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	long long kib = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib < 0 ? -1 : kib * 1024;
+}
+
+/* Whether a level of `users` fits in the memory available now. */
+static bool memory_fits(const struct run_params *p, unsigned int users,
+			size_t arena_bytes)
+{
+	long long per_user = p->mode == MODE_THREAD ? USER_BYTES_THREAD :
+						      USER_BYTES_PROCESS;
+	long long avail = mem_available();
+	long long need = (long long)users * per_user * 3 / 2 +
+			 (long long)arena_bytes;
+
+	if (avail < 0 || need <= avail)
+		return true;
+	msg_error("a level of %u users needs about %lld MiB of memory (%lld KiB a user in %s mode and half as much again as a margin, and %zu MiB of counters) and %lld MiB is available (MemAvailable in /proc/meminfo); free memory or run fewer users",
+		  users, need >> 20, per_user >> 10,
+		  p->mode == MODE_THREAD ? "thread" : "process",
+		  arena_bytes >> 20, avail >> 20);
+	return false;
+}
+
 int limits_check(const struct run_params *p, size_t n_entries,
 		 size_t loop_bytes)
 {
+	size_t arena_bytes;
 	unsigned int max = 0, kdamonds;
 	long tasks = tasks_now();
 	struct rlimit rl;
@@ -93,12 +142,14 @@ int limits_check(const struct run_params *p, size_t n_entries,
 			  max, (unsigned long long)rl.rlim_cur, max + 1, max + 1);
 		return EXIT_USAGE;
 	}
-	if (arena_size_for(max, n_entries, loop_bytes, p->latency) >
-	    SIZE_MAX / 4) {
+	arena_bytes = arena_size_for(max, n_entries, loop_bytes, p->latency);
+	if (arena_bytes > SIZE_MAX / 4) {
 		msg_error("a level of %u users needs more counter memory than this machine can map",
 			  max);
 		return EXIT_USAGE;
 	}
+	if (!memory_fits(p, max, arena_bytes))
+		return EXIT_USAGE;
 	/* Not a limit, but it can stall such a level: see host_kdamonds(). */
 	if (max > KDAMOND_WARN_USERS && (kdamonds = host_kdamonds()))
 		msg_warn("DAMON is monitoring this machine's memory (%u kdamond thread%s): "
