@@ -588,7 +588,7 @@ say "from one process, each child counting itself in at a futex gate. Idle"
 say "children leave as soon as they are through; busy ones call getppid()"
 say "in a loop until the last is through, so later ones wait for CPUs the"
 say "earlier ones hold: that release time is the scheduler's round over N"
-say "busy tasks. aimsweep's users yield until all are through instead."
+say "busy tasks. aimsweep's users sleep until all are through instead."
 say ""
 # Whether forking from two processes beats one, as measured: a gain of
 # under 5% is within a shared machine's drift.
