@@ -43,32 +43,30 @@ expect_names "aimsweep: sysctl -w kernel.pid_maxx=5" kernel.pid_max "not met"
 expect_names "" kernel.pid_max "no figure"
 expect_names "-" kernel.pid_max "no figure"
 
-# expect_needs USERS MODE PID_MAX THREADS_MAX MAX_MAP TASKS NPROC WANT
-expect_needs() {
-	got=$(scale_needs "$1" "$2" "$3" "$4" "$5" "$6" "$7")
-	[ "$got" = "$8" ] ||
-		fail "scale_needs $1 $2 $3 $4 $5 $6 $7: '$got', want '$8'"
-}
+# One case a line, fields split at "|": users, mode, kernel.pid_max,
+# kernel.threads-max, vm.max_map_count, tasks, RLIMIT_NPROC, and what
+# scale_needs must print (an empty field: a limit that could not be read).
+while IFS='|' read -r users mode pid tmax maps tasks nproc want; do
+	case $users in '#'*) continue ;; esac
+	got=$(scale_needs "$users" "$mode" "$pid" "$tmax" "$maps" "$tasks" "$nproc")
+	[ "$got" = "$want" ] ||
+		fail "scale_needs $users $mode $pid $tmax $maps $tasks $nproc: '$got', want '$want'"
+done <<'CASES'
 # Room for the level, the tasks that exist and aimsweep's margin of 64.
-expect_needs 1000 process 32768 192726 65530 90 unlimited ""
-expect_needs 32614 process 32768 192726 65530 90 unlimited ""
-expect_needs 32615 process 32768 192726 65530 90 unlimited \
-	"needs kernel.pid_max >= 32769: sysctl -w kernel.pid_max=32769"
-expect_needs 50000 process 32768 192726 65530 90 unlimited \
-	"needs kernel.pid_max >= 50154: sysctl -w kernel.pid_max=50154"
-expect_needs 50000 process 4194304 40000 65530 90 unlimited \
-	"needs kernel.threads-max >= 50154: sysctl -w kernel.threads-max=50154"
+1000|process|32768|192726|65530|90|unlimited|
+32614|process|32768|192726|65530|90|unlimited|
+32615|process|32768|192726|65530|90|unlimited|needs kernel.pid_max >= 32769: sysctl -w kernel.pid_max=32769
+50000|process|32768|192726|65530|90|unlimited|needs kernel.pid_max >= 50154: sysctl -w kernel.pid_max=50154
+50000|process|4194304|40000|65530|90|unlimited|needs kernel.threads-max >= 50154: sysctl -w kernel.threads-max=50154
 # Threads take pids too, and four mappings each, which processes do not.
-expect_needs 20000 process 4194304 192726 65530 90 unlimited ""
-expect_needs 16126 thread 4194304 192726 65530 90 unlimited ""
-expect_needs 16127 thread 4194304 192726 65530 90 unlimited \
-	"needs vm.max_map_count >= 65532: sysctl -w vm.max_map_count=65532"
-expect_needs 50000 thread 32768 192726 65530 90 unlimited \
-	"needs kernel.pid_max >= 50154: sysctl -w kernel.pid_max=50154; needs vm.max_map_count >= 201024: sysctl -w vm.max_map_count=201024"
+20000|process|4194304|192726|65530|90|unlimited|
+16126|thread|4194304|192726|65530|90|unlimited|
+16127|thread|4194304|192726|65530|90|unlimited|needs vm.max_map_count >= 65532: sysctl -w vm.max_map_count=65532
+50000|thread|32768|192726|65530|90|unlimited|needs kernel.pid_max >= 50154: sysctl -w kernel.pid_max=50154; needs vm.max_map_count >= 201024: sysctl -w vm.max_map_count=201024
 # RLIMIT_NPROC binds only where it is a number (not for root).
-expect_needs 500 process 32768 192726 65530 90 500 \
-	"needs RLIMIT_NPROC >= 501: ulimit -u 501"
-expect_needs 499 process 32768 192726 65530 90 500 ""
+500|process|32768|192726|65530|90|500|needs RLIMIT_NPROC >= 501: ulimit -u 501
+499|process|32768|192726|65530|90|500|
 # A limit that could not be read is not checked, as aimsweep does.
-expect_needs 50000 thread "" 0 "" 90 unlimited ""
+50000|thread||0||90|unlimited|
+CASES
 pass
