@@ -112,12 +112,13 @@ static __thread struct user_entry *thread_entries;
 static __thread size_t thread_n_entries;
 /* The thread process's record of which user threads run (thread mode). */
 static bool *thread_alive;
+/* The arena's header, for thread_failed(); set before any thread runs. */
 static struct arena_header *thread_hdr;
 
 /* Tells the driver that a user thread failed: its slot says how. */
-static void thread_failed(struct arena_header *hdr)
+static void thread_failed(void)
 {
-	__atomic_add_fetch(&hdr->threads_failed, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&thread_hdr->threads_failed, 1, __ATOMIC_RELEASE);
 }
 
 static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
@@ -132,7 +133,7 @@ static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
 		/* The driver sees the code in the slot and fails the level;
 		 * the thread process starts a new thread for the next one. */
 		__atomic_store_n(&slot->exit_code, code, __ATOMIC_RELEASE);
-		thread_failed(thread_hdr);
+		thread_failed();
 		pthread_exit(NULL);
 	}
 	slot->exit_code = code;
@@ -885,7 +886,7 @@ static void thread_start_user(struct user_pool *pool, pthread_attr_t *attr,
 		 "cannot create its thread: %s (threads-max, RLIMIT_NPROC or memory)",
 		 strerror(err));
 	__atomic_store_n(&slot->exit_code, USER_EXIT_SETUP, __ATOMIC_RELEASE);
-	thread_failed(pool->arena->hdr);
+	thread_failed();
 	thread_alive[u] = false;
 }
 
