@@ -187,7 +187,12 @@ int scratch_create(struct scratch *s, const char *base, char *err,
 			 strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		scratch_remove(s);
+		/* It holds the owner file at most: unlink() and rmdir()
+		 * need no descriptor, which a walk of the tree would, and
+		 * there may be none to spare. */
+		unlink(owner);
+		rmdir(s->dir);
+		s->dir[0] = '\0';
 		return EIO;
 	}
 	fprintf(f, "%ld %llu\n", (long)getpid(), proc_start_ticks(getpid()));
