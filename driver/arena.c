@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "driver/arena.h"
 
@@ -49,17 +50,27 @@ int arena_create(struct arena *a, unsigned int max_users, size_t n_entries,
 	a->size = arena_size_for(max_users, n_entries, loop_bytes, latency);
 	a->max_users = max_users;
 	a->n_entries = n_entries;
-	/* MAP_SHARED so that forked users and the parent see one copy. */
-	a->base = mmap(NULL, a->size, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	/* A file, so that a user can map its own slot alone (see
+	 * arena_attach_slot()); MAP_SHARED, so that every process sees one
+	 * copy. */
+	a->fd = memfd_create("aimsweep-arena", MFD_CLOEXEC);
+	if (a->fd < 0)
+		return errno;
+	if (ftruncate(a->fd, (off_t)a->size))
+		goto fail;
+	a->base = mmap(NULL, a->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       a->fd, 0);
 	if (a->base == MAP_FAILED) {
 		a->base = NULL;
-		return errno;
+		goto fail;
 	}
 	a->hdr = a->base;
 	a->skips = (struct entry_skip *)((char *)a->base +
 					 sizeof(struct arena_header));
 	return 0;
+fail:
+	arena_close_fd(a);
+	return errno;
 }
 
 void arena_destroy(struct arena *a)
@@ -68,6 +79,65 @@ void arena_destroy(struct arena *a)
 		munmap(a->base, a->size);
 	a->base = NULL;
 	a->hdr = NULL;
+	arena_close_fd(a);
+}
+
+void arena_close_fd(struct arena *a)
+{
+	int err = errno;
+
+	/* 0 is a zeroed arena's, never created: not the driver's stdin. */
+	if (a->fd > 0)
+		close(a->fd);
+	a->fd = -1;
+	errno = err;
+}
+
+static size_t page_bytes(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Where the pages that hold only slots begin: the ones before hold the
+ * header, which every user maps. */
+static size_t slot_pages_offset(const struct arena *a)
+{
+	size_t page = page_bytes();
+
+	return (arena_slots_offset(a) + page - 1) / page * page;
+}
+
+int arena_detach_slots(struct arena *a)
+{
+	size_t from = slot_pages_offset(a);
+
+	if (from >= a->size)
+		return 0;
+	return munmap((char *)a->base + from, a->size - from) ? errno : 0;
+}
+
+int arena_attach_slot(struct arena *a, unsigned int user)
+{
+	size_t page = page_bytes();
+	size_t start = (size_t)((char *)arena_slot(a, user) - (char *)a->base);
+	size_t end = start + a->slot_stride;
+	void *at;
+
+	start = start / page * page;
+	if (start < slot_pages_offset(a))
+		start = slot_pages_offset(a);
+	end = (end + page - 1) / page * page;
+	if (end > a->size)
+		end = a->size;
+	if (start >= end)
+		return 0;
+	/* At the address the driver's whole mapping gives the slot, so that
+	 * arena_slot() holds in the user as in the driver. */
+	at = mmap((char *)a->base + start, end - start, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_FIXED_NOREPLACE, a->fd, (off_t)start);
+	if (at == MAP_FAILED)
+		return errno;
+	return at == (char *)a->base + start ? 0 : EEXIST;
 }
 
 void arena_reset_level(struct arena *a, unsigned int users)

@@ -107,6 +107,7 @@ struct arena {
 	size_t n_entries;
 	struct arena_header *hdr;
 	struct entry_skip *skips;	/* [n_entries] */
+	int fd;			/* the memfd behind it; -1 once closed */
 };
 
 /* Where the user slots start: after the header and the skip reasons. */
@@ -127,6 +128,20 @@ static inline size_t arena_slots_offset(const struct arena *a)
 int arena_create(struct arena *a, unsigned int max_users, size_t n_entries,
 		 size_t loop_bytes, bool latency);
 void arena_destroy(struct arena *a);
+/* Closes the arena's file; the mapping stays. */
+void arena_close_fd(struct arena *a);
+
+/*
+ * A process that forks users unmaps the pages that hold only slots
+ * (arena_detach_slots()), and each user maps back the pages of its own
+ * slot at the same address (arena_attach_slot()). A page of the arena is
+ * then in the reverse map of the driver and of one or two users, not of
+ * every user: a walk of it (reclaim, a DAMON monitor) costs the same at
+ * any number of users. The header's pages stay in every user. 0, or an
+ * errno value.
+ */
+int arena_detach_slots(struct arena *a);
+int arena_attach_slot(struct arena *a, unsigned int user);
 /* Clears the skip reasons and the first `users` slots for a new level;
  * only while those users are parked. */
 void arena_reset_level(struct arena *a, unsigned int users);

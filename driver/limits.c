@@ -125,7 +125,7 @@ int limits_check(const struct run_params *p, size_t n_entries,
 		 size_t loop_bytes)
 {
 	size_t arena_bytes;
-	unsigned int max = 0, kdamonds;
+	unsigned int max = 0, procs, kdamonds;
 	long tasks = tasks_now();
 	struct rlimit rl;
 
@@ -135,11 +135,13 @@ int limits_check(const struct run_params *p, size_t n_entries,
 	if (!tasks_fit(max, "pid_max", tasks) ||
 	    !tasks_fit(max, "threads-max", tasks) || !maps_fit(p, max))
 		return EXIT_USAGE;
-	/* RLIMIT_NPROC counts every process of the user; root is exempt. */
+	/* RLIMIT_NPROC counts every process of the user, the driver and, in
+	 * process mode, the spawner among them; root is exempt. */
+	procs = max + (p->mode == MODE_THREAD ? 1 : 2);
 	if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 &&
-	    rl.rlim_cur != RLIM_INFINITY && (rlim_t)max + 1 > rl.rlim_cur) {
+	    rl.rlim_cur != RLIM_INFINITY && (rlim_t)procs > rl.rlim_cur) {
 		msg_error("a level of %u users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is %llu processes; raise it to at least %u (ulimit -u %u)",
-			  max, (unsigned long long)rl.rlim_cur, max + 1, max + 1);
+			  max, (unsigned long long)rl.rlim_cur, procs, procs);
 		return EXIT_USAGE;
 	}
 	arena_bytes = arena_size_for(max, n_entries, loop_bytes, p->latency);

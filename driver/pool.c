@@ -15,6 +15,7 @@
 
 #include "driver/gate.h"
 #include "driver/process.h"
+#include "driver/spawner.h"
 #include "driver/user_loop.h"
 #include "driver/users.h"
 #include "driver/util.h"
@@ -60,6 +61,13 @@ int users_pool_init(struct user_pool *pool, unsigned int max_users)
 	/* Reap at the first look: a child may have ended already. */
 	pool->ended_seen = children_ended - 1;
 	return 0;
+}
+
+int users_pool_start(struct user_pool *pool)
+{
+	if (pool->params->mode == MODE_THREAD)
+		return 0;
+	return spawner_start(pool);
 }
 
 static void level_fail(struct level_run *lr, const char *fmt, ...)
@@ -270,6 +278,16 @@ static void user_ended(struct user_pool *pool, struct level_run *lr, int u,
 		thread_proc_ended(pool, lr, status, -1);
 		return;
 	}
+	if (pool->spawner.pid && pid == pool->spawner.pid) {
+		spawner_forget(&pool->spawner);
+		if (!lr)
+			return;
+		describe_end(status, how, sizeof(how));
+		level_fail(lr, "the process that forks the users (pid %d) %s",
+			   (int)pid, how);
+		lr->end_ramp = true;
+		return;
+	}
 	if (u < 0)
 		u = user_index(pool, pid);
 	if (u < 0)
@@ -308,7 +326,7 @@ static unsigned int reap_exited(struct user_pool *pool, struct level_run *lr)
 	/* Read before the reaping: a child that ends during it is reaped
 	 * now or at the next call. */
 	pool->ended_seen = ended;
-	while (pool->alive && pool->pgid) {
+	while ((pool->alive || pool->spawner.pid) && pool->pgid) {
 		pid = waitpid(-pool->pgid, &status, WNOHANG);
 		if (pid < 0 && errno == EINTR)
 			continue;
@@ -358,32 +376,38 @@ static int fork_thread_proc(struct user_pool *pool, struct level_run *lr,
 	return 0;
 }
 
-/* Process mode: forks the users of the level that have no process. */
+/* Process mode: has the spawner fork the users of the level that have no
+ * process, a run of consecutive ones at a time. */
 static int fork_users(struct user_pool *pool, struct level_run *lr,
 		      uint32_t gen_now)
 {
-	char limit[64];
-	pid_t pid;
+	char why[REASON_LEN / 2], limit[64];
+	unsigned int u = 0, first, forked;
+	int err;
 
-	for (unsigned int u = 0; u < lr->users; u++) {
-		if (pool->pids[u])
+	while (u < lr->users) {
+		if (pool->pids[u]) {
+			u++;
+			continue;
+		}
+		for (first = u; u < lr->users && !pool->pids[u]; u++)
+			;
+		err = spawner_fork(pool, first, u - first, gen_now, &forked,
+				   why, sizeof(why));
+		if (!err)
 			continue;
 		if (run_interrupted)
 			return -1;
-		pid = fork();
-		if (pid == 0)
-			user_process_main(pool, u, gen_now);
-		if (pid < 0) {
-			int err = errno;
-
+		if (err > 0) {
 			describe_nproc(limit, sizeof(limit));
 			level_fail(lr, "cannot fork user %u of %u: %s (%s)",
-				   u, lr->users, strerror(err), limit);
-			lr->end_ramp = true;
-			return -1;
+				   first + forked, lr->users, strerror(err),
+				   limit);
+		} else {
+			level_fail(lr, "%s", why);
 		}
-		pool_adopt(pool, pid);
-		pool->pids[u] = pid;
+		lr->end_ramp = true;
+		return -1;
 	}
 	return 0;
 }
@@ -686,6 +710,8 @@ void users_pool_shutdown(struct user_pool *pool, double grace_s)
 
 	if (!pool->pids)
 		return;
+	/* First, so that it forks no user the steps below would miss. */
+	spawner_stop(&pool->spawner, deadline);
 	if (!pool->alive)
 		goto out;
 	hdr = pool->arena->hdr;

@@ -959,19 +959,6 @@ static int sweep_setup(struct sweep *s)
 	char err[PATH_MAX + 256];
 	int rc;
 
-	rc = arena_create(&s->arena, max_users, s->mix->n_entries,
-			  users_loop_bytes(s->mix), p->latency);
-	if (!rc)
-		rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries);
-	if (!rc)
-		rc = snapshot_alloc(&s->t1, max_users, s->mix->n_entries);
-	if (!rc)
-		rc = users_pool_init(&s->pool, max_users);
-	if (rc) {
-		msg_error("cannot allocate counters for %u users: %s",
-			  max_users, strerror(rc));
-		return EXIT_RUN_FAILED;
-	}
 	/* perf must be able to record before anything is created. */
 	if (capture_wanted(p) && capture_check(p, err, sizeof(err))) {
 		if (run_interrupted)
@@ -992,6 +979,17 @@ static int sweep_setup(struct sweep *s)
 			  s->scratch[i].dir, "shared");
 		s->shared_dirs[i] = s->shared_paths[i];
 	}
+	/* After the scratch directories: the arena's file is one more
+	 * descriptor, held until the spawner has it. */
+	rc = arena_create(&s->arena, max_users, s->mix->n_entries,
+			  users_loop_bytes(s->mix), p->latency);
+	if (!rc)
+		rc = users_pool_init(&s->pool, max_users);
+	if (rc) {
+		msg_error("cannot allocate counters for %u users: %s",
+			  max_users, strerror(rc));
+		return EXIT_RUN_FAILED;
+	}
 	s->pool.arena = &s->arena;
 	s->pool.mix = s->mix;
 	s->pool.params = p;
@@ -999,6 +997,24 @@ static int sweep_setup(struct sweep *s)
 	s->pool.n_dirs = s->n_scratch;
 	if (p->layout == LAYOUT_SHARED)
 		s->pool.shared_dirs = s->shared_dirs;
+	/* The spawner copies the driver as it is now: what the driver
+	 * allocates for N users comes after it. */
+	rc = users_pool_start(&s->pool);
+	if (rc) {
+		msg_error("cannot start the process that forks the users: %s",
+			  strerror(rc));
+		return EXIT_RUN_FAILED;
+	}
+	/* Whoever maps the arena anew has its file by now. */
+	arena_close_fd(&s->arena);
+	rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries);
+	if (!rc)
+		rc = snapshot_alloc(&s->t1, max_users, s->mix->n_entries);
+	if (rc) {
+		msg_error("cannot allocate counters for %u users: %s",
+			  max_users, strerror(rc));
+		return EXIT_RUN_FAILED;
+	}
 	/* Writing the empty result now proves the output directory works
 	 * before any level runs. */
 	if (make_result_dir(s, err, sizeof(err))) {

@@ -745,6 +745,9 @@ static void user_process_setup(struct user_pool *pool)
 	/* The driver's SIGCHLD counter is not the user's: its jobs wait
 	 * for their own children. */
 	signal(SIGCHLD, SIG_DFL);
+	/* Its slot is mapped: the file behind the arena would only be one
+	 * more descriptor for its jobs to count. */
+	arena_close_fd(pool->arena);
 }
 
 /* --cpus: user u runs on cpus[u mod n], set before any job, and read back

@@ -11,6 +11,7 @@
 #include "driver/params.h"
 #include "driver/process.h"
 #include "driver/result.h"
+#include "driver/spawner.h"
 #include "driver/workfile.h"
 
 /* Exit statuses of a user process; anything else is a failure too. */
@@ -48,6 +49,8 @@ struct user_pool {
 	pid_t pgid;
 	pid_t *pids;		/* [max_users]; 0: no live process */
 	pid_t thread_proc;	/* thread mode: the process of the threads */
+	/* Process mode: forks the users, and leads their group. */
+	struct spawner spawner;
 	/* When the last level began, in wall-clock seconds as SysV's
 	 * sem_ctime counts them: no set a user made in it is older. */
 	time_t level_begun_s;
@@ -80,6 +83,10 @@ struct level_run {
 /* Bytes of loop state each user keeps in its arena slot for this mix. */
 size_t users_loop_bytes(const struct mix *mix);
 int users_pool_init(struct user_pool *pool, unsigned int max_users);
+/* Once the pool's run fields are set, before the driver allocates what
+ * grows with the users: in process mode, starts the spawner. 0, or an
+ * errno value. */
+int users_pool_start(struct user_pool *pool);
 /* Ends every user (grace_s to exit, then SIGKILL; in an interrupted run
  * no later than INTERRUPT_GRACE_NS after the signal) and frees the pool. */
 void users_pool_shutdown(struct user_pool *pool, double grace_s);

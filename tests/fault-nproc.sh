@@ -29,13 +29,14 @@ expect_stderr "a level of $((limit + 5)) users is more than this machine allows:
 [ -z "$(ls -A "$nscratch")" ] || fail "scratch used for a refused run"
 
 # Five sleepers of the same uid take five of the $limit processes, so a
-# level of $limit - 1 users passes the check but cannot be forked: the
-# driver, the sleepers and 4 users fill the limit.
+# level of $limit - 2 users passes the check (users, driver and the
+# process that forks the users) but cannot be forked: the driver, that
+# process, the sleepers and 3 users fill the limit.
 for i in 1 2 3 4 5; do
 	$nobody sleep 120 &
 	fault_pids="$fault_pids $!"
 done
-big=$((limit - 1))
+big=$((limit - 2))
 start=$(date +%s)
 run_limited \
 	--levels 2,$big,2 -t 0.5 -w 0 --grace 20 -d "$nscratch" -o "$nout" \
