@@ -155,10 +155,10 @@ int limits_check(const struct run_params *p, size_t n_entries,
 	/* Not a limit, but it can stall such a level: see host_kdamonds(). */
 	if (max > KDAMOND_WARN_USERS && (kdamonds = host_kdamonds()))
 		msg_warn("DAMON is monitoring this machine's memory (%u kdamond thread%s): "
-			 "its reverse-map walks hold locks that all %u users take to "
-			 "fork and exit, which can hold up their start and end for "
-			 "minutes (see SCHEDULING in aimsweep(1)); host.kdamonds in "
-			 "result.json records it",
+			 "its reverse-map walks hold locks that the %u users take to "
+			 "fork and exit, which slows their start and end as it does "
+			 "those of any as many processes (see SCHEDULING in "
+			 "aimsweep(1)); host.kdamonds in result.json records it",
 			 kdamonds, kdamonds == 1 ? "" : "s", max);
 	return 0;
 }
