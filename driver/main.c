@@ -52,6 +52,9 @@ static int run_main(int argc, char **argv)
 		p.layout = mix.layout != LAYOUT_UNSET ? mix.layout
 						      : LAYOUT_PER_USER;
 	rc = limits_check(&p, mix.n_entries, users_loop_bytes(&mix));
+	/* --check-limits asks no more than that: nothing is made. */
+	if (rc || p.check_limits)
+		goto out;
 	for (size_t i = 0; !rc && i < p.n_scratch; i++) {
 		if (scratch_check_base(p.scratch_bases[i], err, sizeof(err))) {
 			msg_error("%s", err);
@@ -71,6 +74,7 @@ static int run_main(int argc, char **argv)
 	}
 	if (!rc)
 		rc = sweep_run(&p, &mix);
+out:
 	mix_free(&mix);
 	params_free(&p);
 	return rc;

@@ -479,6 +479,12 @@ const struct run_option run_options[] = {
 	{ "no-plot", 0, OPT_FLAG, RUN_FIELD(no_plot),
 	  .help = "do not draw plot.svg and plot.png into the result "
 		  "directory (drawn when gnuplot is installed)" },
+	/* No json key: such a run writes no result. */
+	{ "check-limits", 0, OPT_FLAG, RUN_FIELD(check_limits),
+	  .help = "only check, as a run does before its first level, that the "
+		  "largest level fits this machine's limits, and exit: 0 when "
+		  "it does, 2 with the line a run would print when it does "
+		  "not; makes no directory and starts no user" },
 	{ "help", 'h', OPT_HELP, .help = "show this help" },
 };
 

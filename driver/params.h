@@ -62,6 +62,7 @@ struct run_params {
 	const char *hook_cmd;	/* --hook, run with /bin/sh -c */
 	const char *format;	/* -f: how stdout shows the run */
 	bool no_plot;		/* --no-plot */
+	bool check_limits;	/* --check-limits: stop after limits_check() */
 	bool latency;		/* sampled latency histograms (--no-latency) */
 	uint64_t timer_ns;	/* what timing one op costs: two clock reads */
 	const char *driver_sched;	/* the driver's scheduling, for the record */

@@ -380,26 +380,20 @@ part_done "per-user memory"
 # each against the bare gate of the same form in the same run; then one
 # run of a ramp up to the largest levels, and a level aimsweep must
 # refuse. A row this machine's limits do not allow names what it needs
-# in place of figures (scale_needs in verdict.sh); the bench changes no
-# sysctl.
+# in place of figures, as aimsweep itself says it (scale_needs in
+# verdict.sh); the bench changes no sysctl.
 pid_max=$(cat /proc/sys/kernel/pid_max)
 threads_max=$(cat /proc/sys/kernel/threads-max)
 max_map=$(cat /proc/sys/vm/max_map_count)
 # RLIMIT_NPROC, "unlimited" or a number; from /proc, since `ulimit -u`
 # is not POSIX and dash refuses it.
 nproc_limit=$(awk '/^Max processes/ { print $3 }' /proc/self/limits)
-# RLIMIT_NPROC does not bind root (driver/limits.c).
-nproc_binds=$nproc_limit
-[ "$(id -u)" -eq 0 ] && nproc_binds=unlimited
-# Tasks on the machine, counted as aimsweep counts them: the total in
-# /proc/loadavg's fourth field.
+# Tasks on the machine: the total in /proc/loadavg's fourth field.
 tasks_now() { awk '{ split($4, t, "/"); print t[2] }' /proc/loadavg; }
-# needs N MODE: what this machine lacks for a level of N users in MODE;
-# nothing when it lacks nothing.
-needs() {
-	scale_needs "$1" "$2" "$pid_max" "$threads_max" "$max_map" \
-		"$(tasks_now)" "$nproc_binds"
-}
+printf '1 getppid\n' >"$work/g.wf"
+# needs N MODE: what this machine lacks for a level of N getppid users in
+# MODE; nothing when it lacks nothing.
+needs() { scale_needs "$1" "$2" "$work/g.wf"; }
 # The time to set aside for the large runs (left()): the rows' and the
 # ramp's that the limits allow.
 for mode in process thread; do
@@ -414,13 +408,11 @@ done
 say "## Scale (getppid users)"
 say ""
 say "Limits here: pid_max $pid_max, threads-max $threads_max, vm.max_map_count $max_map, RLIMIT_NPROC $nproc_limit (root is exempt), $(tasks_now) tasks, $(awk '/MemAvailable/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) available."
-say "A level of N users needs kernel.pid_max and kernel.threads-max of at"
-say "least N + the tasks that exist + 64, in thread mode vm.max_map_count"
-say "of at least 4 N + 1024, and RLIMIT_NPROC above N for a user other"
-say "than root: aimsweep's own check before it forks. A row this machine"
-say "does not allow names what it needs; the bench changes no limit."
+say "Whether a row fits these limits and the memory available is aimsweep's"
+say "own check before it forks (aimsweep run --check-limits; see Failed"
+say "levels in aimsweep(1)). A row it refuses names what to raise in place"
+say "of its figures; the bench changes no limit."
 say ""
-printf '1 getppid\n' >"$work/g.wf"
 : >"$work/s.bsplit"
 : >"$work/s.bready1000"
 : >"$work/rss_by_users"

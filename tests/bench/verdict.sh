@@ -36,33 +36,21 @@ verdict_names() {
 		print i && substr(m, i + length(s)) ~ /^[0-9]/ ? "met" : "not met" }'
 }
 
-# scale_needs USERS MODE PID_MAX THREADS_MAX MAX_MAP_COUNT TASKS NPROC:
-# what this machine must raise before a level of USERS users in MODE
-# (process or thread) can run, TASKS tasks existing, by aimsweep's own
-# check (driver/limits.c, whose numbers these follow): USERS + TASKS + 64
-# within kernel.pid_max and within kernel.threads-max; in thread mode, 4
-# mappings a user + 1024 within vm.max_map_count; USERS + 1 within
-# RLIMIT_NPROC (NPROC; "unlimited" for root, which it does not bind).
-# Prints "needs KEY >= V: COMMAND" for each, joined by "; ", and nothing
-# when the limits allow the level. A limit that is not a positive number
-# (unreadable) is not checked, as aimsweep does not check it.
+# scale_needs USERS MODE WORKFILE: what this machine must raise before a
+# level of USERS users of WORKFILE in MODE (process or thread) can run,
+# as $AIMSWEEP answers `run --check-limits`, the check each run makes
+# before it forks: nothing when it allows the level, else the line it
+# refused it with (exit status 2), without the "aimsweep: " before it.
+# A check that fails otherwise gives its exit status too, so that the
+# row is not measured and still says why.
 scale_needs() {
-	awk -v n="$1" -v mode="$2" -v pid_max="$3" -v threads_max="$4" \
-	    -v max_map="$5" -v tasks="$6" -v nproc="$7" '
-	function need(key, have, want, cmd) {
-		if (have !~ /^[0-9]+$/ || have + 0 <= 0 || want <= have + 0)
-			return
-		out = out sep sprintf("needs %s >= %d: %s%d", key, want, cmd, want)
-		sep = "; "
-	}
-	BEGIN {
-		t = n + tasks + 64
-		need("kernel.pid_max", pid_max, t, "sysctl -w kernel.pid_max=")
-		need("kernel.threads-max", threads_max, t,
-		     "sysctl -w kernel.threads-max=")
-		if (mode == "thread")
-			need("vm.max_map_count", max_map, 4 * n + 1024,
-			     "sysctl -w vm.max_map_count=")
-		need("RLIMIT_NPROC", nproc, n + 1, "ulimit -u ")
-		print out }'
+	sn_err=$("$AIMSWEEP" run --check-limits --levels "$1" --mode "$2" \
+		"$3" 2>&1 >/dev/null)
+	sn_rc=$?
+	[ "$sn_rc" -eq 0 ] && return
+	sn_err=$(printf '%s\n' "$sn_err" | tail -n 1)
+	sn_err=${sn_err#aimsweep: }
+	[ "$sn_rc" -eq 2 ] && [ -n "$sn_err" ] ||
+		sn_err="aimsweep run --check-limits exited with $sn_rc${sn_err:+: $sn_err}"
+	printf '%s\n' "$sn_err"
 }

@@ -1,0 +1,47 @@
+# tests/check-limits.sh: run --check-limits answers whether the levels fit this machine as a run would, and makes and starts nothing.
+. "$(dirname "$0")/lib.sh"
+
+wf=$test_dir/wf
+printf '1 getppid\n' >"$wf"
+# Short levels, so that a check that ran them would cost little.
+r="run --check-limits -d $scratch -o $out/results -t 0.2 -w 0"
+
+# made_nothing ARGS...: nothing on stdout, no output directory, nothing
+# in the scratch directory, no process left.
+made_nothing() {
+	[ ! -s "$test_dir/stdout" ] ||
+		fail "stdout of $*: $(cat "$test_dir/stdout")"
+	[ ! -e "$out/results" ] || fail "an output directory was made by: $*"
+	check_scratch_empty
+	check_no_processes
+}
+
+# Levels that fit: exit 0, and nothing said.
+for mode in process thread; do
+	expect_status 0 run_aimsweep $r --levels 1,2 --mode "$mode" "$wf"
+	[ ! -s "$test_dir/stderr" ] ||
+		fail "stderr of an allowed $mode check: $(cat "$test_dir/stderr")"
+	made_nothing --mode "$mode"
+done
+
+# What a run refuses before the limits is refused as before.
+expect_status 2 run_aimsweep $r --levels 1 -s 1 "$wf"
+expect_stderr "do not mix"
+printf '1 getppd\n' >"$test_dir/bad"
+expect_status 2 run_aimsweep $r --levels 1 "$test_dir/bad"
+expect_stderr "bad:1: unknown job 'getppd'"
+made_nothing a bad workfile
+
+# One user past kernel.pid_max: refused with exit 2 and the one line a
+# run prints, naming the sysctl and the value to give it.
+pid_max=$(cat /proc/sys/kernel/pid_max)
+past=$((pid_max + 1))
+[ "$past" -le 1000000 ] ||
+	skip "kernel.pid_max + 1 ($past) is more users than a level may have"
+expect_status 2 run_aimsweep $r --levels 1,$past "$wf"
+expect_stderr "^aimsweep: a level of $past users is more than this machine allows: kernel.pid_max is $pid_max and "
+expect_stderr "(sysctl -w kernel.pid_max=[0-9]*)$"
+[ "$(wc -l <"$test_dir/stderr")" = 1 ] ||
+	fail "more than the one line of the refusal: $(cat "$test_dir/stderr")"
+made_nothing --levels 1,$past
+pass
