@@ -1104,28 +1104,38 @@ static int sweep_finish(struct sweep *s, int status)
 
 int sweep_run(struct run_params *p, const struct mix *mix)
 {
-	struct sweep s = { .params = p, .mix = mix };
+	/* On the heap, not the stack: its scratch paths are over 200 KiB,
+	 * and pages of the stack the driver has touched are pages that the
+	 * spawner, and each fork of it, copies. */
+	struct sweep *s = calloc(1, sizeof(*s));
 	int status;
 
-	s.result.params = p;
-	s.result.mix = mix;
-	s.result.status = RUN_RUNNING;
-	host_probe(&s.result.host);
+	if (!s) {
+		msg_error("out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	s->params = p;
+	s->mix = mix;
+	s->result.params = p;
+	s->result.mix = mix;
+	s->result.status = RUN_RUNNING;
+	host_probe(&s->result.host);
 
 	install_signal_handlers();
 	p->timer_ns = timer_cost_ns();
 	driver_priority(p);
-	status = sweep_setup(&s);
+	status = sweep_setup(s);
 	if (status == EXIT_OK) {
 		progress_init();
 		if (live_table(p))
-			report_text_header(stdout, &s.result, s.json_path);
+			report_text_header(stdout, &s->result, s->json_path);
 		if (interleaved(p))
-			status = run_interleaved(&s);
+			status = run_interleaved(s);
 		else
-			status = run_consecutive(&s);
-		status = sweep_finish(&s, status);
+			status = run_consecutive(s);
+		status = sweep_finish(s, status);
 	}
-	sweep_cleanup(&s);
+	sweep_cleanup(s);
+	free(s);
 	return status;
 }
