@@ -1,4 +1,4 @@
-/* driver/pool.c: the driver's side of the users: forking them, calling them to a level, reaping and killing them. */
+/* driver/pool.c: the driver's side of the users: having them forked, calling them to a level, reaping and killing them. */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -431,7 +431,7 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 	 * The new generation is announced before the missing users are
 	 * forked, with release order: a user that sees it sees the counts
 	 * above. Parked users and each new child (born seeing it) then come
-	 * to the gate on the other CPUs while the driver is still forking,
+	 * to the gate on the other CPUs while the rest are being forked,
 	 * instead of all of them after the last fork.
 	 */
 	lr->gen = gen_now + 1;

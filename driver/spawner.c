@@ -107,6 +107,20 @@ static void spawn_users(struct user_pool *pool, struct spawn_channel *ch,
 	gate_wake_all(&ch->done);
 }
 
+/*
+ * The driver's priority, which its children do not inherit: forking is
+ * what the driver did at it, and the users just forked, busy setting up
+ * on every CPU, would otherwise hold up the forks of the rest. Users
+ * start as ordinary tasks (SCHED_RESET_ON_FORK). Where the driver could
+ * not have it, neither can the spawner.
+ */
+static void spawner_priority(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp);
+}
+
 __attribute__((noreturn))
 static void spawner_main(struct user_pool *pool, struct spawn_channel *ch,
 			 size_t ch_bytes)
@@ -114,6 +128,7 @@ static void spawner_main(struct user_pool *pool, struct spawn_channel *ch,
 	uint32_t seen = 0, req;
 
 	process_child_setup(pool->parent, SIGKILL);
+	spawner_priority();
 	/* As a user does: the driver alone acts on terminal signals. */
 	process_set_stop_signals(SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
