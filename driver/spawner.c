@@ -65,10 +65,15 @@ static size_t channel_bytes(unsigned int max_users)
 	return sizeof(struct spawn_channel) + (size_t)max_users * sizeof(pid_t);
 }
 
-/* fork() whose child is the driver's, not the spawner's. glibc's fork()
- * takes no flags; the child runs only aimsweep's user code, which needs
- * none of the bookkeeping glibc's fork() does for a multithreaded parent
- * (the spawner has one thread). */
+/*
+ * fork() whose child is the driver's, not the spawner's. glibc's fork()
+ * takes no flags, and what it does beyond the system call is for a
+ * parent with threads or fork handlers, which the spawner does not have.
+ * One thing it does the child misses: glibc's record of the thread's id
+ * stays the spawner's, so user code asks the kernel (getpid(),
+ * SYS_gettid) and uses no error-checking, recursive or robust mutex,
+ * the locks that read that record.
+ */
 static pid_t fork_for_parent(void)
 {
 	return (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, NULL, NULL,
@@ -103,8 +108,8 @@ static void spawn_users(struct user_pool *pool, struct spawn_channel *ch,
 		__atomic_store_n(&ch->forked, i + 1, __ATOMIC_RELEASE);
 	}
 	ch->err = err;
+	/* The driver looks every SPAWN_LOOK_EVERY_NS: no wake. */
 	__atomic_store_n(&ch->done, req, __ATOMIC_RELEASE);
-	gate_wake_all(&ch->done);
 }
 
 /*
