@@ -156,9 +156,9 @@ int limits_check(const struct run_params *p, size_t n_entries,
 	if (max > KDAMOND_WARN_USERS && (kdamonds = host_kdamonds()))
 		msg_warn("DAMON is monitoring this machine's memory (%u kdamond thread%s): "
 			 "its reverse-map walks hold locks that the %u users take to "
-			 "fork and exit, which slows their start and end as it does "
-			 "those of any as many processes (see SCHEDULING in "
-			 "aimsweep(1)); host.kdamonds in result.json records it",
+			 "fork and exit, which slows the start and end of a level "
+			 "that large, as it would for any program (see SCHEDULING "
+			 "in aimsweep(1)); host.kdamonds in result.json records it",
 			 kdamonds, kdamonds == 1 ? "" : "s", max);
 	return 0;
 }
