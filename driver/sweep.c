@@ -985,11 +985,8 @@ static int sweep_setup(struct sweep *s)
 			  users_loop_bytes(s->mix), p->latency);
 	if (!rc)
 		rc = users_pool_init(&s->pool, max_users);
-	if (rc) {
-		msg_error("cannot allocate counters for %u users: %s",
-			  max_users, strerror(rc));
-		return EXIT_RUN_FAILED;
-	}
+	if (rc)
+		goto no_counters;
 	s->pool.arena = &s->arena;
 	s->pool.mix = s->mix;
 	s->pool.params = p;
@@ -1010,11 +1007,8 @@ static int sweep_setup(struct sweep *s)
 	rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries);
 	if (!rc)
 		rc = snapshot_alloc(&s->t1, max_users, s->mix->n_entries);
-	if (rc) {
-		msg_error("cannot allocate counters for %u users: %s",
-			  max_users, strerror(rc));
-		return EXIT_RUN_FAILED;
-	}
+	if (rc)
+		goto no_counters;
 	/* Writing the empty result now proves the output directory works
 	 * before any level runs. */
 	if (make_result_dir(s, err, sizeof(err))) {
@@ -1022,6 +1016,10 @@ static int sweep_setup(struct sweep *s)
 		return EXIT_USAGE;
 	}
 	return write_result(s) ? EXIT_USAGE : EXIT_OK;
+no_counters:
+	msg_error("cannot allocate counters for %u users: %s", max_users,
+		  strerror(rc));
+	return EXIT_RUN_FAILED;
 }
 
 /* The levels one after another, each -r times in a row; returns the
