@@ -107,13 +107,30 @@ static size_t slot_pages_offset(const struct arena *a)
 	return (arena_slots_offset(a) + page - 1) / page * page;
 }
 
-int arena_detach_slots(struct arena *a)
+int arena_map_header(struct arena *a, int fd)
 {
-	size_t from = slot_pages_offset(a);
+	size_t header = slot_pages_offset(a);
+	void *base;
 
-	if (from >= a->size)
-		return 0;
-	return munmap((char *)a->base + from, a->size - from) ? errno : 0;
+	base = mmap(NULL, a->size, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (base == MAP_FAILED)
+		return errno;
+	if (header > a->size)
+		header = a->size;
+	if (mmap(base, header, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 fd, 0) == MAP_FAILED) {
+		int err = errno;
+
+		munmap(base, a->size);
+		return err;
+	}
+	a->base = base;
+	a->hdr = base;
+	a->skips = (struct entry_skip *)((char *)base +
+					 sizeof(struct arena_header));
+	a->fd = fd;
+	return 0;
 }
 
 int arena_attach_slot(struct arena *a, unsigned int user)
@@ -131,13 +148,11 @@ int arena_attach_slot(struct arena *a, unsigned int user)
 		end = a->size;
 	if (start >= end)
 		return 0;
-	/* At the address the driver's whole mapping gives the slot, so that
-	 * arena_slot() holds in the user as in the driver. */
+	/* Over the reserve arena_map_header() left, at the slot's offset,
+	 * so that arena_slot() holds in the user as in the driver. */
 	at = mmap((char *)a->base + start, end - start, PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_FIXED_NOREPLACE, a->fd, (off_t)start);
-	if (at == MAP_FAILED)
-		return errno;
-	return at == (char *)a->base + start ? 0 : EEXIST;
+		  MAP_SHARED | MAP_FIXED, a->fd, (off_t)start);
+	return at == MAP_FAILED ? errno : 0;
 }
 
 void arena_reset_level(struct arena *a, unsigned int users)

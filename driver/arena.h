@@ -132,15 +132,17 @@ void arena_destroy(struct arena *a);
 void arena_close_fd(struct arena *a);
 
 /*
- * A process that forks users unmaps the pages that hold only slots
- * (arena_detach_slots()), and each user maps back the pages of its own
- * slot at the same address (arena_attach_slot()). A page of the arena is
- * then in the reverse map of the driver and of one or two users, not of
- * every user: a walk of it (reclaim, a DAMON monitor) costs the same at
- * any number of users. The header's pages stay in every user. 0, or an
- * errno value.
+ * The process that forks users maps the arena anew from its layout (a's
+ * size, stride and offsets, as the driver made it) and its file fd: the
+ * header's pages, and behind them a reserve of address space, with no
+ * access and no memory, where the slots are (arena_map_header()). Each
+ * user maps the pages of its own slot into that reserve
+ * (arena_attach_slot()). A page of the arena is then in the reverse map
+ * of the driver and of one or two users, not of every user: a walk of it
+ * (reclaim, a DAMON monitor) costs the same at any number of users. The
+ * header's pages are in every user. 0, or an errno value.
  */
-int arena_detach_slots(struct arena *a);
+int arena_map_header(struct arena *a, int fd);
 int arena_attach_slot(struct arena *a, unsigned int user);
 /* Clears the skip reasons and the first `users` slots for a new level;
  * only while those users are parked. */

@@ -47,7 +47,7 @@ static void read_sysfs_word(const char *path, char *buf, size_t len)
  * damon_reclaim, damon_lru_sort and damon_stat modules. With
  * physical-address monitoring they walk the reverse maps of pages that
  * every user maps (the program's and libc's text, the arena's header,
- * what the spawner inherited) under the locks that fork, stack growth
+ * the spawner's data) under the locks that fork, stack growth
  * and exit take, and thousands of users then wait on them. Read from sysfs,
  * a few small files, not from every process.
  */

@@ -1,185 +1,175 @@
-/* driver/spawner.c: the small process that forks the users of process mode for the driver. */
+/* driver/spawner.c: the driver's side of the small process that forks the users of process mode. */
 #include <errno.h>
-#include <sched.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "driver/gate.h"
 #include "driver/process.h"
+#include "driver/spawn_channel.h"
+#include "driver/spawn_state.h"
 #include "driver/spawner.h"
-#include "driver/user_loop.h"
 #include "driver/users.h"
 #include "driver/util.h"
 
 /*
- * Why users are not forked by the driver itself. A child shares its
- * parent's private pages until one of them writes; a page the parent
- * writes after a fork is copied, and the copy the child keeps stays in
- * the parent's anonymous reverse map, whose every walk (reclaim, page
- * migration, a DAMON monitor checking accesses) visits every process
- * forked from that parent, as each maps the same address range. A driver
- * that forks N users and writes its bookkeeping between the forks leaves
- * a few such pages per user: O(N) pages, each an O(N) walk, under the
- * lock that the next fork needs. The spawner is forked once, before the
- * driver's per-user arrays exist, and writes nothing between two forks
- * but a pid into the channel below, as a bare loop of fork()s does; nor
- * does it map the arena's slots, so that a user maps only its own.
- * CLONE_PARENT makes each user the driver's child all the same: the
- * driver reaps it, gets its SIGCHLD, and the user dies with the driver.
+ * Why users are not forked by the driver itself. A fork copies the
+ * parent's memory map: each mapping, the page tables of the private
+ * pages it has written, and for each such mapping the chain of anonymous
+ * reverse maps it inherited. A driver that has loaded libcjson and libm
+ * and written its bookkeeping has two or three times the mappings and
+ * written pages of a small C program, and each of its forks costs that
+ * much more; a copy of it forked once has the same map, and one more
+ * reverse map in every chain. Worse, a page the driver writes between
+ * two forks is copied, and the copy each user keeps stays in the
+ * driver's reverse map, whose every walk (reclaim, page migration, a
+ * DAMON monitor) visits every user, under the lock the next fork needs.
+ *
+ * So the users are forks of aimsweep-users (driver/users_main.c), a
+ * program of its own with only the C library, exec'd once per run: a
+ * map as small as a bare loop of fork()s has, whose only writes between
+ * two forks are a pid into the channel, as that loop's are. It reads
+ * what the users need of the driver's state from the channel's file
+ * (driver/spawn_state.h), maps the arena's header and leaves its slots
+ * to the users, each mapping its own. CLONE_PARENT makes each user the
+ * driver's child all the same: the driver reaps it, gets its SIGCHLD,
+ * and the user dies with the driver.
  */
-
-/*
- * What the driver and the spawner share, and no user (the spawner marks
- * it MADV_DONTFORK): one request at a time, for users first..first+count-1
- * to join the levels after gen_seen. The spawner writes each one's pid,
- * then `forked`; when it is done, or told to stop, or a fork failed (err),
- * it sets `done` to the request's number.
- */
-struct spawn_channel {
-	uint32_t req;		/* bumped by the driver for each request */
-	uint32_t quit;		/* 1: the spawner exits */
-	uint32_t stop;		/* 1: it forks no more users of this request */
-	uint32_t first;
-	uint32_t count;
-	uint32_t gen_seen;
-	uint32_t forked;	/* of this request, so far */
-	int32_t err;		/* errno of the fork that failed, or 0 */
-	uint32_t done;		/* == req once the spawner has answered */
-	pid_t pids[];		/* [max_users], by user */
-};
 
 /* How long the spawner may go without forking a user before the driver
  * takes it for stuck: far more than one fork takes anywhere. */
 #define SPAWN_STALL_S 60.0
+/* How long its exec and set-up may take: far more than they do. */
+#define SPAWN_START_S 30.0
 /* How often the driver looks at what the spawner has forked. */
 #define SPAWN_LOOK_EVERY_NS (1000 * 1000)
 
-static size_t channel_bytes(unsigned int max_users)
-{
-	return sizeof(struct spawn_channel) + (size_t)max_users * sizeof(pid_t);
-}
-
 /*
- * fork() whose child is the driver's, not the spawner's. glibc's fork()
- * takes no flags, and what it does beyond the system call is for a
- * parent with threads or fork handlers, which the spawner does not have.
- * One thing it does the child misses: glibc's record of the thread's id
- * stays the spawner's, so user code asks the kernel (getpid(),
- * SYS_gettid) and uses no error-checking, recursive or robust mutex,
- * the locks that read that record.
+ * The channel, with the run's state in it, at *offset in the arena's
+ * file, past the arena: the spawner is handed that one descriptor, which
+ * the driver holds anyway, and a run needs no more descriptors than the
+ * arena's. 0, or an errno value.
  */
-static pid_t fork_for_parent(void)
+static int channel_create(const struct user_pool *pool,
+			  struct spawn_channel **chp, size_t *bytes,
+			  off_t *offset)
 {
-	return (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, NULL, NULL,
-			      NULL, 0UL);
+	const struct arena *a = pool->arena;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t state_at = spawn_channel_state_offset(pool->max_users);
+	size_t state_bytes = spawn_state_size(pool);
+	struct spawn_channel *ch;
+
+	*bytes = state_at + state_bytes;
+	*offset = (off_t)((a->size + page - 1) / page * page);
+	if (ftruncate(a->fd, *offset + (off_t)*bytes))
+		return errno;
+	ch = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd,
+		  *offset);
+	if (ch == MAP_FAILED)
+		return errno;
+	ch->max_users = pool->max_users;
+	ch->state_offset = state_at;
+	ch->state_bytes = state_bytes;
+	spawn_state_write(pool, (char *)ch + state_at, state_bytes);
+	*chp = ch;
+	return 0;
 }
 
-/* Forks the users of request number req; in the child, becomes one. */
-static void spawn_users(struct user_pool *pool, struct spawn_channel *ch,
-			uint32_t req)
-{
-	uint32_t first = __atomic_load_n(&ch->first, __ATOMIC_RELAXED);
-	uint32_t count = __atomic_load_n(&ch->count, __ATOMIC_RELAXED);
-	uint32_t gen_seen = __atomic_load_n(&ch->gen_seen, __ATOMIC_RELAXED);
-	int32_t err = 0;
-
-	for (uint32_t i = 0; i < count; i++) {
-		pid_t pid;
-
-		if (__atomic_load_n(&ch->stop, __ATOMIC_ACQUIRE))
-			break;
-		pid = fork_for_parent();
-		if (pid == 0) {
-			if (arena_attach_slot(pool->arena, first + i))
-				_exit(USER_EXIT_SETUP);
-			user_process_main(pool, first + i, gen_seen);
-		}
-		if (pid < 0) {
-			err = errno;
-			break;
-		}
-		ch->pids[first + i] = pid;
-		__atomic_store_n(&ch->forked, i + 1, __ATOMIC_RELEASE);
-	}
-	ch->err = err;
-	/* The driver looks every SPAWN_LOOK_EVERY_NS: no wake. */
-	__atomic_store_n(&ch->done, req, __ATOMIC_RELEASE);
-}
-
-/*
- * The driver's priority, which its children do not inherit: forking is
- * what the driver did at it, and the users just forked, busy setting up
- * on every CPU, would otherwise hold up the forks of the rest. Users
- * start as ordinary tasks (SCHED_RESET_ON_FORK). Where the driver could
- * not have it, neither can the spawner.
- */
-static void spawner_priority(void)
-{
-	struct sched_param sp = { .sched_priority = 1 };
-
-	sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp);
-}
-
+/* In the forked child: becomes aimsweep-users, with the arena's file and
+ * the standard three its only descriptors. */
 __attribute__((noreturn))
-static void spawner_main(struct user_pool *pool, struct spawn_channel *ch,
-			 size_t ch_bytes)
+static void spawner_exec(const struct user_pool *pool,
+			 struct spawn_channel *ch, off_t offset)
 {
-	uint32_t seen = 0, req;
+	int fd = pool->arena->fd, probe;
+	char path[PATH_MAX], fd_arg[16], offset_arg[32];
+	char *argv[] = { USERS_PROGRAM_NAME, fd_arg, offset_arg, NULL };
 
-	process_child_setup(pool->parent, SIGKILL);
-	spawner_priority();
-	/* As a user does: the driver alone acts on terminal signals. */
-	process_set_stop_signals(SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	pool->pgid = getpid();
-	/* The driver's, and none of it for a user to inherit. */
-	free(pool->pids);
-	pool->pids = NULL;
-	if (madvise(ch, ch_bytes, MADV_DONTFORK) ||
-	    arena_detach_slots(pool->arena))
-		_exit(USER_EXIT_SETUP);
-	for (;;) {
-		req = __atomic_load_n(&ch->req, __ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&ch->quit, __ATOMIC_ACQUIRE))
-			_exit(0);
-		if (req == seen) {
-			gate_wait_change(&ch->req, seen, 0);
-			continue;
-		}
-		seen = req;
-		spawn_users(pool, ch, req);
+	snprintf(fd_arg, sizeof(fd_arg), "%d", fd);
+	snprintf(offset_arg, sizeof(offset_arg), "%lld", (long long)offset);
+	if (!path_join(path, sizeof(path), pool->params->libexec_dir,
+		       USERS_PROGRAM_NAME)) {
+		ch->start_err = ENAMETOOLONG;
+		_exit(127);
 	}
+	process_close_other_fds(&fd, 1);
+	if (fcntl(fd, F_SETFD, 0)) {
+		ch->start_err = errno;
+		_exit(127);
+	}
+	/* The dynamic loader opens each library with one more descriptor:
+	 * a limit that leaves none would end it with a message about a
+	 * library, not about the limit. */
+	probe = dup(fd);
+	if (probe < 0) {
+		ch->start_err = errno;
+		_exit(127);
+	}
+	close(probe);
+	execve(path, argv, environ);
+	ch->start_err = errno;
+	_exit(127);
+}
+
+/* Waits until the spawner pid is set up; 0, or an errno value: ECHILD
+ * when it ended without saying why. */
+static int spawner_wait_ready(struct spawn_channel *ch, pid_t pid)
+{
+	struct timespec look = { 0, SPAWN_LOOK_EVERY_NS };
+	uint64_t deadline = now_ns() + (uint64_t)(SPAWN_START_S * NSEC_PER_SEC);
+	int status, err;
+
+	for (;;) {
+		err = __atomic_load_n(&ch->start_err, __ATOMIC_ACQUIRE);
+		if (err)
+			return err;
+		if (__atomic_load_n(&ch->ready, __ATOMIC_ACQUIRE))
+			return 0;
+		if (process_has_exited(pid) || now_ns() > deadline)
+			break;
+		nanosleep(&look, NULL);
+	}
+	/* One last look: it may have said why just before it exited. */
+	err = __atomic_load_n(&ch->start_err, __ATOMIC_ACQUIRE);
+	kill(pid, SIGKILL);
+	process_reap_killed(pid, &status,
+			    process_deadline_in(PROCESS_KILLED_WAIT_S));
+	return err ? err : ECHILD;
 }
 
 int spawner_start(struct user_pool *pool)
 {
-	size_t bytes = channel_bytes(pool->max_users);
-	struct spawn_channel *ch;
+	struct spawn_channel *ch = NULL;
+	size_t bytes;
+	off_t offset;
+	int err;
 	pid_t pid;
 
-	ch = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (ch == MAP_FAILED)
-		return errno;
+	err = channel_create(pool, &ch, &bytes, &offset);
+	if (err)
+		return err;
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		spawner_main(pool, ch, bytes);
+		spawner_exec(pool, ch, offset);
 	if (pid < 0) {
-		int err = errno;
-
+		err = errno;
 		munmap(ch, bytes);
 		return err;
 	}
 	/* Both sides set the group, so that neither depends on who runs
 	 * first. Every user is born in it. */
 	setpgid(pid, pid);
+	err = spawner_wait_ready(ch, pid);
+	if (err) {
+		munmap(ch, bytes);
+		return err;
+	}
 	pool->pgid = pid;
 	pool->spawner = (struct spawner){ pid, ch, bytes };
 	return 0;

@@ -16,9 +16,11 @@ struct spawner {
 	size_t ch_bytes;
 };
 
-/* Forks the spawner from the driver as it is now, the leader of the
- * users' process group; pool->spawner and pool->pgid are set. 0, or an
- * errno value. */
+/* Starts the spawner, aimsweep-users from pool->params->libexec_dir,
+ * the leader of the users' process group, and waits until it is ready;
+ * pool->spawner and pool->pgid are set. 0, or an errno value: EMFILE
+ * when the descriptor limit leaves it none to start with, ECHILD when it
+ * ended without saying why (its message is on standard error). */
 int spawner_start(struct user_pool *pool);
 
 /*

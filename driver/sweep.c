@@ -19,6 +19,7 @@
 #include "driver/result_write.h"
 #include "driver/report_text.h"
 #include "driver/scratch.h"
+#include "driver/spawn_channel.h"
 #include "driver/stats.h"
 #include "driver/sysview.h"
 #include "driver/sweep.h"
@@ -994,16 +995,21 @@ static int sweep_setup(struct sweep *s)
 	s->pool.n_dirs = s->n_scratch;
 	if (p->layout == LAYOUT_SHARED)
 		s->pool.shared_dirs = s->shared_dirs;
-	/* The spawner copies the driver as it is now: what the driver
-	 * allocates for N users comes after it. */
+	/* The spawner is a fork of the driver until its exec: before the
+	 * driver's arrays for N users, that copy is a small one. */
 	rc = users_pool_start(&s->pool);
-	if (rc) {
-		msg_error("cannot start the process that forks the users: %s",
-			  strerror(rc));
-		return EXIT_RUN_FAILED;
-	}
 	/* Whoever maps the arena anew has its file by now. */
 	arena_close_fd(&s->arena);
+	if (rc) {
+		msg_error("cannot start %s/%s, the process that forks the users: %s",
+			  p->libexec_dir, USERS_PROGRAM_NAME,
+			  rc == ECHILD ? "it ended before it was ready" :
+					 strerror(rc));
+		/* Too few descriptors is a limit of the run's, like one the
+		 * driver itself meets in setting up. */
+		return rc == EMFILE || rc == ENFILE ? EXIT_USAGE
+						    : EXIT_RUN_FAILED;
+	}
 	rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries);
 	if (!rc)
 		rc = snapshot_alloc(&s->t1, max_users, s->mix->n_entries);
@@ -1103,8 +1109,7 @@ static int sweep_finish(struct sweep *s, int status)
 int sweep_run(struct run_params *p, const struct mix *mix)
 {
 	/* On the heap, not the stack: its scratch paths are over 200 KiB,
-	 * and pages of the stack the driver has touched are pages that the
-	 * spawner, and each fork of it, copies. */
+	 * more than a stack frame should hold. */
 	struct sweep *s = calloc(1, sizeof(*s));
 	int status;
 

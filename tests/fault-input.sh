@@ -136,5 +136,22 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	[ -z "$(ls -A "$nout" "$nscratch" | grep -v ':$' | grep .)" ] ||
 		fail "RLIMIT_NPROC refusal wrote something"
 fi
+# A program without its users' program beside it (a copy of the binary
+# alone, not installed): a process-mode run stops before its first
+# level, names what is missing, and leaves nothing behind. Thread mode
+# does not need it.
+printf '1 getppid\n' >"$wf"
+mkdir "$test_dir/bin"
+cp "$AIMSWEEP" "$(dirname "$AIMSWEEP")/aimsweep-exec-child" "$test_dir/bin/" ||
+	fail "cannot copy the program"
+expect_status 1 env AIMSWEEP_TEST_TAG="$tag" "$test_dir/bin/aimsweep" run \
+	--no-plot --levels 1 -t 0.2 -w 0 -d "$scratch" -o "$out" "$wf"
+expect_stderr "aimsweep: cannot start $test_dir/bin/aimsweep-users, the process that forks the users: No such file or directory"
+[ -z "$(ls -A "$out")" ] || fail "a run without aimsweep-users wrote results"
+check_scratch_empty
+expect_status 0 env AIMSWEEP_TEST_TAG="$tag" "$test_dir/bin/aimsweep" run \
+	--no-plot --mode thread --levels 1 -t 0.2 -w 0 -d "$scratch" \
+	-o "$out" "$wf"
+check_scratch_empty
 check_no_processes
 pass

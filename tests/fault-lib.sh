@@ -48,8 +48,11 @@ nobody_setup() {
 	chmod 755 "$fault_tmp"
 	mkdir "$fault_tmp/bin" "$fault_tmp/scratch" "$fault_tmp/out"
 	cp "$AIMSWEEP" "$fault_tmp/bin/aimsweep" || fail "cannot copy $AIMSWEEP"
-	# exec_test looks for its helper next to the program.
-	cp "$(dirname "$AIMSWEEP")/aimsweep-exec-child" "$fault_tmp/bin/" 2>/dev/null
+	# exec_test's helper and the users' program are looked for next to
+	# the program.
+	cp "$(dirname "$AIMSWEEP")/aimsweep-exec-child" \
+		"$(dirname "$AIMSWEEP")/aimsweep-users" "$fault_tmp/bin/" ||
+		fail "cannot copy the helper programs"
 	chmod 755 "$fault_tmp/bin"/*
 	chown 65534:65534 "$fault_tmp/scratch" "$fault_tmp/out"
 	nscratch=$fault_tmp/scratch
