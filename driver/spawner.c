@@ -80,23 +80,36 @@ static int channel_create(const struct user_pool *pool,
 	return 0;
 }
 
-/* In the forked child: becomes aimsweep-users, with the arena's file and
- * the standard three its only descriptors. */
-__attribute__((noreturn))
-static void spawner_exec(const struct user_pool *pool,
-			 struct spawn_channel *ch, off_t offset)
-{
-	int fd = pool->arena->fd, probe;
-	char path[PATH_MAX], fd_arg[16], offset_arg[32];
-	char *argv[] = { USERS_PROGRAM_NAME, fd_arg, offset_arg, NULL };
+/* The spawner's command line, made before the fork. */
+struct spawner_cmd {
+	char path[PATH_MAX];
+	char fd_arg[16];
+	char offset_arg[32];
+};
 
-	snprintf(fd_arg, sizeof(fd_arg), "%d", fd);
-	snprintf(offset_arg, sizeof(offset_arg), "%lld", (long long)offset);
-	if (!path_join(path, sizeof(path), pool->params->libexec_dir,
-		       USERS_PROGRAM_NAME)) {
-		ch->start_err = ENAMETOOLONG;
-		_exit(127);
-	}
+/* 0, or ENAMETOOLONG when libexec_dir is too long for a path. */
+static int spawner_cmd(const struct user_pool *pool, off_t offset,
+		       struct spawner_cmd *cmd)
+{
+	snprintf(cmd->fd_arg, sizeof(cmd->fd_arg), "%d", pool->arena->fd);
+	snprintf(cmd->offset_arg, sizeof(cmd->offset_arg), "%lld",
+		 (long long)offset);
+	return path_join(cmd->path, sizeof(cmd->path),
+			 pool->params->libexec_dir, USERS_PROGRAM_NAME)
+		       ? 0
+		       : ENAMETOOLONG;
+}
+
+/* In the forked child: becomes aimsweep-users, with the arena's file fd
+ * and the standard three its only descriptors. */
+__attribute__((noreturn))
+static void spawner_exec(struct spawner_cmd *cmd, int fd,
+			 struct spawn_channel *ch)
+{
+	char *argv[] = { USERS_PROGRAM_NAME, cmd->fd_arg, cmd->offset_arg,
+			 NULL };
+	int probe;
+
 	process_close_other_fds(&fd, 1);
 	if (fcntl(fd, F_SETFD, 0)) {
 		ch->start_err = errno;
@@ -111,7 +124,7 @@ static void spawner_exec(const struct user_pool *pool,
 		_exit(127);
 	}
 	close(probe);
-	execve(path, argv, environ);
+	execve(cmd->path, argv, environ);
 	ch->start_err = errno;
 	_exit(127);
 }
@@ -145,6 +158,7 @@ static int spawner_wait_ready(struct spawn_channel *ch, pid_t pid)
 int spawner_start(struct user_pool *pool)
 {
 	struct spawn_channel *ch = NULL;
+	struct spawner_cmd cmd;
 	size_t bytes;
 	off_t offset;
 	int err;
@@ -153,10 +167,15 @@ int spawner_start(struct user_pool *pool)
 	err = channel_create(pool, &ch, &bytes, &offset);
 	if (err)
 		return err;
+	err = spawner_cmd(pool, offset, &cmd);
+	if (err) {
+		munmap(ch, bytes);
+		return err;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0)
-		spawner_exec(pool, ch, offset);
+		spawner_exec(&cmd, pool->arena->fd, ch);
 	if (pid < 0) {
 		err = errno;
 		munmap(ch, bytes);
