@@ -93,9 +93,16 @@ void arena_close_fd(struct arena *a)
 	errno = err;
 }
 
+/* Read once: each user the spawner forks has it, and its own first call
+ * of sysconf() would cost it a page fault into the C library's code. */
 static size_t page_bytes(void)
 {
-	return (size_t)sysconf(_SC_PAGESIZE);
+	static size_t page;
+
+	if (!__atomic_load_n(&page, __ATOMIC_RELAXED))
+		__atomic_store_n(&page, (size_t)sysconf(_SC_PAGESIZE),
+				 __ATOMIC_RELAXED);
+	return __atomic_load_n(&page, __ATOMIC_RELAXED);
 }
 
 /* Where the pages that hold only slots begin: the ones before hold the

@@ -728,14 +728,8 @@ static void user_run_level(struct user_pool *pool, unsigned int user,
 	user_park(&ul, &start);
 }
 
-/* Becomes a child the driver owns: dies with it, joins the users'
- * process group, and leaves terminal signals to the driver. */
-static void user_process_setup(struct user_pool *pool)
+void users_inherited_setup(struct user_pool *pool)
 {
-	/* Die with the driver, even if it is killed with SIGKILL. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != pool->parent)
-		_exit(USER_EXIT_ORPHAN);
 	if (!pool->pgid || setpgid(0, pool->pgid))
 		setpgid(0, 0);
 	/* The driver alone decides what a terminal signal means, and stops
@@ -745,6 +739,17 @@ static void user_process_setup(struct user_pool *pool)
 	/* The driver's SIGCHLD counter is not the user's: its jobs wait
 	 * for their own children. */
 	signal(SIGCHLD, SIG_DFL);
+}
+
+/* Becomes a child the driver owns, in a process that has made
+ * users_inherited_setup() its own: dies with the driver, and holds no
+ * descriptor of the arena's. */
+static void user_process_setup(struct user_pool *pool)
+{
+	/* Die with the driver, even if it is killed with SIGKILL. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != pool->parent)
+		_exit(USER_EXIT_ORPHAN);
 	/* Its slot is mapped: the file behind the arena would only be one
 	 * more descriptor for its jobs to count. */
 	arena_close_fd(pool->arena);
@@ -899,6 +904,7 @@ void thread_proc_main(struct user_pool *pool, uint32_t gen_seen)
 	pthread_attr_t attr;
 	uint32_t gen;
 
+	users_inherited_setup(pool);
 	user_process_setup(pool);
 	/*
 	 * An arena for every user thread, so that no user's malloc takes

@@ -6,7 +6,17 @@
 
 #include "driver/users.h"
 
-/* In a child the pool just forked: becomes user `user`, which joins the
+/*
+ * What a process that forks users sets up once, for each user to inherit
+ * (aimsweep-users does it before its first fork, the thread process for
+ * its threads): the users' process group, terminal signals and SIGPIPE
+ * ignored, SIGCHLD as the default. Each fork then saves the system calls,
+ * and the page faults into the C library's code that a new process's
+ * first call of each takes.
+ */
+void users_inherited_setup(struct user_pool *pool);
+
+/* In a child the spawner just forked: becomes user `user`, which joins the
  * first level called after generation gen_seen and serves every level
  * that calls it until the driver says quit. */
 void user_process_main(struct user_pool *pool, unsigned int user,

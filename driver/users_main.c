@@ -196,10 +196,8 @@ int main(int argc, char **argv)
 	}
 	process_child_setup(image.pool.parent, SIGKILL);
 	spawner_priority();
-	/* As a user does: the driver alone acts on terminal signals. */
-	process_set_stop_signals(SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
 	image.pool.pgid = getpid();
+	users_inherited_setup(&image.pool);
 	__atomic_store_n(&ch->ready, 1, __ATOMIC_RELEASE);
 	spawner_loop(&image.pool, ch);
 }
