@@ -30,9 +30,10 @@
  * DAMON monitor) visits every user, under the lock the next fork needs.
  *
  * So the users are forks of aimsweep-users (driver/users_main.c), a
- * program of its own with only the C library, exec'd once per run: a
- * map as small as a bare loop of fork()s has, whose only writes between
- * two forks are a pid into the channel, as that loop's are. It reads
+ * program of its own with the users' code, the C library and libm,
+ * exec'd once per run: a map about as small as a bare loop of fork()s
+ * has, whose only writes between two forks are a pid into the channel,
+ * as that loop's are. It reads
  * what the users need of the driver's state from the channel's file
  * (driver/spawn_state.h), maps the arena's header and leaves its slots
  * to the users, each mapping its own. CLONE_PARENT makes each user the
