@@ -114,6 +114,13 @@ static size_t slot_pages_offset(const struct arena *a)
 	return (arena_slots_offset(a) + page - 1) / page * page;
 }
 
+size_t arena_file_end(const struct arena *a)
+{
+	size_t page = page_bytes();
+
+	return (a->size + page - 1) / page * page;
+}
+
 int arena_map_header(struct arena *a, int fd)
 {
 	size_t header = slot_pages_offset(a);

@@ -143,6 +143,9 @@ void arena_close_fd(struct arena *a);
  * header's pages are in every user. 0, or an errno value.
  */
 int arena_map_header(struct arena *a, int fd);
+/* Where the arena's file may hold more than the arena: its size rounded
+ * up to a page, for a mapping of its own (the spawner's channel). */
+size_t arena_file_end(const struct arena *a);
 int arena_attach_slot(struct arena *a, unsigned int user);
 /* Clears the skip reasons and the first `users` slots for a new level;
  * only while those users are parked. */

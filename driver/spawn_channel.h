@@ -30,7 +30,6 @@ struct spawn_channel {
 	int32_t start_err;
 	uint64_t state_offset;
 	uint64_t state_bytes;
-	uint32_t max_users;
 	uint32_t req;		/* bumped by the driver for each request */
 	uint32_t quit;		/* 1: the spawner exits */
 	uint32_t stop;		/* 1: it forks no more users of this request */

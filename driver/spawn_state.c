@@ -111,11 +111,10 @@ size_t spawn_state_size(const struct user_pool *pool)
 	return w.used;
 }
 
-void spawn_state_write(const struct user_pool *pool, void *buf, size_t len)
+void spawn_state_write(const struct user_pool *pool, void *buf)
 {
 	struct writer w = { buf, 0 };
 
-	(void)len;
 	encode(pool, &w);
 }
 
@@ -137,13 +136,16 @@ static void get(struct reader *r, void *dst, size_t n)
 	r->at += n;
 }
 
-/* A copy of the next string, or NULL for none (or a bad read). */
-static char *get_string(struct reader *r, bool *missing)
+/* A copy of the next string: NULL for none, which is a bad read where
+ * the string is required, as a read past the end is. */
+static char *get_string(struct reader *r, bool required)
 {
 	uint32_t len;
 	char *s;
 
 	get(r, &len, sizeof(len));
+	if (!r->bad && len == NO_STRING && required)
+		r->bad = true;
 	if (r->bad || len == NO_STRING)
 		return NULL;
 	if (len > r->len - r->at || !(s = malloc((size_t)len + 1))) {
@@ -153,19 +155,6 @@ static char *get_string(struct reader *r, bool *missing)
 	memcpy(s, r->buf + r->at, len);
 	s[len] = '\0';
 	r->at += len;
-	if (missing)
-		*missing = false;
-	return s;
-}
-
-/* A string that must be there. */
-static char *get_present(struct reader *r)
-{
-	bool missing = true;
-	char *s = get_string(r, &missing);
-
-	if (missing)
-		r->bad = true;
 	return s;
 }
 
@@ -231,12 +220,11 @@ static int read_entries(struct reader *r, struct spawn_image *img, char *err,
 		char *name;
 
 		get(r, &se, sizeof(se));
-		name = get_present(r);
-		if (r->bad)
+		name = get_string(r, true);
+		if (!name)
 			break;
-		mix->entries[e].job = job_find(name);
-		mix->entries[e].weight = se.weight;
-		mix->entries[e].line = se.line;
+		mix->entries[e] = (struct mix_entry){ job_find(name), se.weight,
+						      se.line };
 		if (!mix->entries[e].job) {
 			snprintf(err, errlen, "no job %s in this build", name);
 			free(name);
@@ -260,12 +248,12 @@ int spawn_state_read(const void *buf, size_t len, struct spawn_image *img,
 	get(&r, p->cpus, p->n_cpus * sizeof(p->cpus[0]));
 	if (read_entries(&r, img, err, errlen))
 		goto fail;
-	p->libexec_dir = get_present(&r);
-	p->test_fault = get_string(&r, NULL);
+	p->libexec_dir = get_string(&r, true);
+	p->test_fault = get_string(&r, false);
 	for (size_t d = 0; d < img->pool.n_dirs; d++) {
-		img->run_dirs[d] = get_present(&r);
+		img->run_dirs[d] = get_string(&r, true);
 		if (img->pool.shared_dirs)
-			img->shared_dirs[d] = get_present(&r);
+			img->shared_dirs[d] = get_string(&r, true);
 	}
 	if (r.bad || r.at != len) {
 		snprintf(err, errlen, "run state of %zu bytes cut or overlong",

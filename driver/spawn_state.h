@@ -29,8 +29,8 @@ struct spawn_image {
 
 /* Bytes spawn_state_write() needs for the pool's run. */
 size_t spawn_state_size(const struct user_pool *pool);
-/* Writes the pool's run into buf[len]; len from spawn_state_size(). */
-void spawn_state_write(const struct user_pool *pool, void *buf, size_t len);
+/* Writes the pool's run into buf, of spawn_state_size() bytes. */
+void spawn_state_write(const struct user_pool *pool, void *buf);
 /* Reads buf[len] into img, copying what it points to; 0, or -1 with
  * err[errlen] saying what is wrong. Free with spawn_image_free(). */
 int spawn_state_read(const void *buf, size_t len, struct spawn_image *img,

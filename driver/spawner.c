@@ -60,23 +60,21 @@ static int channel_create(const struct user_pool *pool,
 			  off_t *offset)
 {
 	const struct arena *a = pool->arena;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t state_at = spawn_channel_state_offset(pool->max_users);
 	size_t state_bytes = spawn_state_size(pool);
 	struct spawn_channel *ch;
 
 	*bytes = state_at + state_bytes;
-	*offset = (off_t)((a->size + page - 1) / page * page);
+	*offset = (off_t)arena_file_end(a);
 	if (ftruncate(a->fd, *offset + (off_t)*bytes))
 		return errno;
 	ch = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd,
 		  *offset);
 	if (ch == MAP_FAILED)
 		return errno;
-	ch->max_users = pool->max_users;
 	ch->state_offset = state_at;
 	ch->state_bytes = state_bytes;
-	spawn_state_write(pool, (char *)ch + state_at, state_bytes);
+	spawn_state_write(pool, (char *)ch + state_at);
 	*chp = ch;
 	return 0;
 }

@@ -4,7 +4,6 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,18 +149,11 @@ static struct spawn_channel *channel_map(int fd, off_t offset, size_t *bytes)
 static int image_load(struct spawn_channel *ch, size_t bytes, int arena_fd)
 {
 	char err[256] = "the channel is cut short";
-	bool ok = ch->state_offset <= bytes &&
-		  ch->state_bytes <= bytes - ch->state_offset &&
-		  !spawn_state_read((char *)ch + ch->state_offset,
-				    ch->state_bytes, &image, err, sizeof(err));
 
-	if (ok && image.arena.max_users != ch->max_users) {
-		snprintf(err, sizeof(err),
-			 "the channel is for %u users, the run's state for %u",
-			 ch->max_users, image.arena.max_users);
-		ok = false;
-	}
-	if (!ok) {
+	if (ch->state_offset > bytes ||
+	    ch->state_bytes > bytes - ch->state_offset ||
+	    spawn_state_read((char *)ch + ch->state_offset, ch->state_bytes,
+			     &image, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s\n", USERS_PROGRAM_NAME, err);
 		return EINVAL;
 	}

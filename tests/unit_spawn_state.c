@@ -76,7 +76,7 @@ static char *state_of(const struct user_pool *pool, size_t *len)
 	*len = spawn_state_size(pool);
 	buf = malloc(*len);
 	if (buf)
-		spawn_state_write(pool, buf, *len);
+		spawn_state_write(pool, buf);
 	return buf;
 }
 
