@@ -79,6 +79,9 @@ struct lock_row {
 struct lock_entry {
 	char caller[128];	/* "__x64_sys_unlink+0x3b" */
 	char type[32];		/* perf's name: "rwsem:W", "spinlock", ... */
+	/* The lock's name when it is one static lock that kallsyms names;
+	 * empty otherwise. */
+	char lock[64];
 	uint64_t contended;	/* the rows' sum */
 	uint64_t total_wait_ns;	/* the rows' sum */
 	uint64_t max_wait_ns;	/* the rows' largest */
