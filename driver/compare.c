@@ -369,92 +369,159 @@ static void print_jobs(FILE *f, const cJSON *la, const cJSON *lb,
 /* At each level both sides profiled, this many symbols whose share of
  * the CPU samples moved most are listed. */
 #define COMPARE_CPU_SYMBOLS 3
-/* The most symbols of a side's level looked at; result.json keeps 20 by
- * default. */
-#define COMPARE_CPU_SCANNED 256
+/* ... and this many callers whose lock wait per second moved most. */
+#define COMPARE_LOCK_CALLERS 5
+/* The most items of a side's level looked at; result.json keeps 20
+ * symbols and 10 lock callers by default. */
+#define COMPARE_SCANNED 256
 /* |z| at or above this is called beyond sampling noise. */
 #define COMPARE_CPU_Z 3.0
 
-/* One symbol of a level on both sides; a side that did not keep it has
- * its share at most that side's floor. */
-struct symbol_move {
+/* One item (a symbol, a lock caller) of a level on both sides, matched
+ * by name and kind; a side that did not keep it has its value at most
+ * that side's floor. */
+struct item_move {
 	const char *name;
-	bool kernel;
-	double a, b;		/* shares, NaN where not kept */
+	const char *kind;	/* "kernel" or "user"; a lock type */
+	double a, b;		/* NaN where not kept */
 	double move;		/* b - a, the absent side at its floor */
 };
 
-/* A level's CPU profile as compare needs it: its symbols, its sample
- * count, and the largest share a symbol it did not keep can have (the
- * smallest kept one when the list is as long as --cpu-profile-top
- * allowed, else 0: every symbol was kept). False when it has none. */
-static bool read_cpu_profile(const cJSON *root, const cJSON *level,
-			     const cJSON **syms, double *samples,
-			     double *floor)
+/* Where a side's list holds an item's name, kind and value, and the
+ * largest value that makes sense. */
+struct item_keys {
+	const char *name, *kind, *value;
+	double max;
+};
+
+static const struct item_keys cpu_keys = { "symbol", "kind", "share", 1 };
+static const struct item_keys lock_keys = { "caller", "type",
+					    "total_wait_ns", HUGE_VAL };
+
+/* An item's value times scale; NaN when it has none that makes sense. */
+static double item_value(const cJSON *e, const struct item_keys *k,
+			 double scale)
 {
-	const cJSON *cp = json_obj(level, "cpu_profile"), *e;
-	double top = json_num2(json_obj(root, "params"), "cpu_profile", "top");
-	size_t n = 0;
+	double v = json_num(e, k->value);
 
-	*syms = json_arr(cp, "symbols");
-	*samples = json_num(cp, "samples");
-	*floor = 0;
-	if (!*syms || !(*samples > 0) || json_str(cp, "rejected"))
-		return false;
-	cJSON_ArrayForEach(e, *syms) {
-		double share = json_num(e, "share");
-
-		if (++n > COMPARE_CPU_SCANNED)
-			break;
-		if (share >= 0 && (n == 1 || share < *floor))
-			*floor = share;
-	}
-	if (!n || !((double)n >= top))
-		*floor = 0;
-	return true;
+	return v >= 0 && v <= k->max ? v * scale : NAN;
 }
 
-/* Adds a side's symbols to v (at most COMPARE_CPU_SCANNED * 2). */
-static size_t add_moves(struct symbol_move *v, size_t n, const cJSON *syms,
-			bool side_b)
+/* The largest value an item a side did not keep can have: the smallest
+ * kept one when the list is as long as `top` allowed, else 0 (every
+ * item was kept). */
+static double list_floor(const cJSON *items, const struct item_keys *k,
+			 double scale, double top)
+{
+	const cJSON *e;
+	double floor = 0;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(e, items) {
+		double v = item_value(e, k, scale);
+
+		if (++n > COMPARE_SCANNED)
+			break;
+		if (!isnan(v) && (n == 1 || v < floor))
+			floor = v;
+	}
+	return n && (double)n >= top ? floor : 0;
+}
+
+/* Adds a side's items to v (at most COMPARE_SCANNED * 2), their values
+ * times scale. */
+static size_t add_moves(struct item_move *v, size_t n, const cJSON *items,
+			const struct item_keys *k, double scale, bool side_b)
 {
 	const cJSON *e;
 	size_t scanned = 0;
 
-	cJSON_ArrayForEach(e, syms) {
-		const char *name = json_str(e, "symbol");
-		const char *kind = json_str(e, "kind");
-		double share = json_num(e, "share");
-		bool kernel;
-		size_t k;
+	cJSON_ArrayForEach(e, items) {
+		const char *name = json_str(e, k->name);
+		const char *kind = json_str(e, k->kind);
+		double value = item_value(e, k, scale);
+		size_t i;
 
-		if (scanned++ >= COMPARE_CPU_SCANNED)
+		if (scanned++ >= COMPARE_SCANNED)
 			break;
-		if (!name || !kind || !(share >= 0 && share <= 1))
+		if (!name || !kind || isnan(value))
 			continue;
-		kernel = !strcmp(kind, "kernel");
-		for (k = 0; k < n; k++)
-			if (v[k].kernel == kernel && !strcmp(v[k].name, name))
+		for (i = 0; i < n; i++)
+			if (!strcmp(v[i].kind, kind) && !strcmp(v[i].name, name))
 				break;
-		if (k == n) {
-			v[n++] = (struct symbol_move){ name, kernel, NAN, NAN,
-						       0 };
-		}
+		if (i == n)
+			v[n++] = (struct item_move){ name, kind, NAN, NAN, 0 };
 		if (side_b)
-			v[k].b = share;
+			v[i].b = value;
 		else
-			v[k].a = share;
+			v[i].a = value;
 	}
 	return n;
 }
 
 static int cmp_move(const void *x, const void *y)
 {
-	const struct symbol_move *a = x, *b = y;
+	const struct item_move *a = x, *b = y;
 
 	if (fabs(a->move) != fabs(b->move))
 		return fabs(a->move) > fabs(b->move) ? -1 : 1;
-	return strcmp(a->name, b->name);
+	if (strcmp(a->name, b->name))
+		return strcmp(a->name, b->name);
+	return strcmp(a->kind, b->kind);
+}
+
+/* Both sides' items matched, each with its move from A to B (the side
+ * that did not keep one at its floor), most moved first. The caller
+ * frees the array; NULL when out of memory. */
+static struct item_move *item_moves(const cJSON *items_a, double scale_a,
+				    double floor_a, const cJSON *items_b,
+				    double scale_b, double floor_b,
+				    const struct item_keys *k, size_t *n)
+{
+	struct item_move *v = calloc(2 * COMPARE_SCANNED, sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	*n = add_moves(v, 0, items_a, k, scale_a, false);
+	*n = add_moves(v, *n, items_b, k, scale_b, true);
+	for (size_t i = 0; i < *n; i++)
+		v[i].move = (isnan(v[i].b) ? floor_b : v[i].b) -
+			    (isnan(v[i].a) ? floor_a : v[i].a);
+	qsort(v, *n, sizeof(*v), cmp_move);
+	return v;
+}
+
+/* The "what" column of an item's row: "cpu [k] osq_lock", as wide as
+ * the header's. */
+static void put_item_name(FILE *f, const char *prefix, const char *name,
+			  const char *suffix)
+{
+	size_t len = strlen(prefix) + strlen(name) + strlen(suffix);
+
+	fprintf(f, "%7s  %s", "", prefix);
+	fput_safe(f, name);
+	fput_safe(f, suffix);
+	fprintf(f, "%*s", len < 22 ? (int)(22 - len) : 0, "");
+}
+
+/* A level's CPU profile as compare needs it: its symbols, its sample
+ * count, and the floor of the symbols it did not keep (list_floor(),
+ * against --cpu-profile-top). False when it has none. */
+static bool read_cpu_profile(const cJSON *root, const cJSON *level,
+			     const cJSON **syms, double *samples,
+			     double *floor)
+{
+	const cJSON *cp = json_obj(level, "cpu_profile");
+	double top = json_num2(json_obj(root, "params"), "cpu_profile", "top");
+
+	*syms = json_arr(cp, "symbols");
+	*samples = json_num(cp, "samples");
+	*floor = 0;
+	if (!*syms || !(*samples > 0) || json_str(cp, "rejected"))
+		return false;
+	*floor = list_floor(*syms, &cpu_keys, 1, top);
+	return true;
 }
 
 /* A share in percent, or "<F%" for one not kept, F the side's floor. */
@@ -480,33 +547,24 @@ static void print_cpu_symbols(FILE *f, const cJSON *ra, const cJSON *la,
 {
 	const cJSON *sa, *sb;
 	double na, nb, floor_a, floor_b;
-	struct symbol_move *v;
+	struct item_move *v;
 	size_t n;
 
 	if (!read_cpu_profile(ra, la, &sa, &na, &floor_a) ||
 	    !read_cpu_profile(rb, lb, &sb, &nb, &floor_b))
 		return;
-	v = calloc(2 * COMPARE_CPU_SCANNED, sizeof(*v));
-	if (!v)
-		return;
-	n = add_moves(v, 0, sa, false);
-	n = add_moves(v, n, sb, true);
-	for (size_t i = 0; i < n; i++)
-		v[i].move = (isnan(v[i].b) ? floor_b : v[i].b) -
-			    (isnan(v[i].a) ? floor_a : v[i].a);
-	qsort(v, n, sizeof(*v), cmp_move);
-	for (size_t i = 0; i < n && i < COMPARE_CPU_SYMBOLS; i++) {
+	v = item_moves(sa, 1, floor_a, sb, 1, floor_b, &cpu_keys, &n);
+	for (size_t i = 0; v && i < n && i < COMPARE_CPU_SYMBOLS; i++) {
 		double pa = isnan(v[i].a) ? floor_a : v[i].a;
 		double pb = isnan(v[i].b) ? floor_b : v[i].b;
 		double se = sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb);
 		double z = se > 0 ? v[i].move / se : NAN;
-		size_t len = strlen(v[i].name) + strlen("cpu [k] ");
 
 		if (v[i].move == 0)
 			break;
-		fprintf(f, "%7s  cpu [%s] ", "", v[i].kernel ? "k" : ".");
-		fput_safe(f, v[i].name);
-		fprintf(f, "%*s", len < 22 ? (int)(22 - len) : 0, "");
+		put_item_name(f, strcmp(v[i].kind, "kernel") ? "cpu [.] " :
+							      "cpu [k] ",
+			      v[i].name, "");
 		put_share(f, v[i].a, floor_a);
 		put_share(f, v[i].b, floor_b);
 		fprintf(f, " %+7.2fpt  %s (z=%.1f, %.0f+%.0f samples)\n",
@@ -514,6 +572,75 @@ static void print_cpu_symbols(FILE *f, const cJSON *ra, const cJSON *la,
 			fabs(z) >= COMPARE_CPU_Z ? "beyond sampling noise" :
 						   "within sampling noise",
 			z, na, nb);
+	}
+	free(v);
+}
+
+/* A level's lock profile as compare needs it: its callers, 1e-6 over
+ * the seconds it covered (so that a wait in ns becomes ms per second),
+ * and the floor of the callers it did not keep (list_floor(), against
+ * --lock-profile-top). False when it has none. */
+static bool read_lock_profile(const cJSON *root, const cJSON *level,
+			      const cJSON **locks, double *scale,
+			      double *floor)
+{
+	double top = json_num2(json_obj(root, "params"), "lock_profile",
+			       "top");
+	double offset_s, covered_s;
+
+	*locks = json_arr(level, "lock_contention");
+	*floor = 0;
+	if (!*locks || !level_lock_span(root, level, &offset_s, &covered_s))
+		return false;
+	*scale = 1e-6 / covered_s;
+	*floor = list_floor(*locks, &lock_keys, *scale, top);
+	return true;
+}
+
+/* A wait in ms per second; for a caller a side did not keep, "<F ms/s"
+ * (F its floor), or "none" when that side kept every caller it saw. */
+static void put_wait_rate(FILE *f, double ms_per_s, double floor)
+{
+	char buf[40];
+
+	if (isnan(ms_per_s) && floor == 0)
+		snprintf(buf, sizeof(buf), "none");
+	else if (isnan(ms_per_s))
+		snprintf(buf, sizeof(buf), "<%.2f ms/s", floor);
+	else
+		snprintf(buf, sizeof(buf), "%.2f ms/s", ms_per_s);
+	fprintf(f, " %15s", buf);
+}
+
+/*
+ * The callers (with their lock type) whose lock wait per second of
+ * profiled time moved most from A to B at a level both sides profiled
+ * (--lock-profile). Per second, so that a profile of a slice of the
+ * window compares with one of all of it.
+ */
+static void print_lock_callers(FILE *f, const cJSON *ra, const cJSON *la,
+			       const cJSON *rb, const cJSON *lb)
+{
+	const cJSON *ca, *cb;
+	double scale_a, scale_b, floor_a, floor_b;
+	struct item_move *v;
+	size_t n;
+
+	if (!read_lock_profile(ra, la, &ca, &scale_a, &floor_a) ||
+	    !read_lock_profile(rb, lb, &cb, &scale_b, &floor_b))
+		return;
+	v = item_moves(ca, scale_a, floor_a, cb, scale_b, floor_b,
+		       &lock_keys, &n);
+	for (size_t i = 0; v && i < n && i < COMPARE_LOCK_CALLERS; i++) {
+		char type[64];
+
+		if (v[i].move == 0)
+			break;
+		snprintf(type, sizeof(type), " (%s)", v[i].kind);
+		put_item_name(f, "lock ", v[i].name, type);
+		put_wait_rate(f, v[i].a, floor_a);
+		put_wait_rate(f, v[i].b, floor_b);
+		fprintf(f, " %+.2f ms/s\n", v[i].move);
 	}
 	free(v);
 }
@@ -603,6 +730,7 @@ static void print_pair(FILE *f, double users, const cJSON *la,
 	fputs(regressed ? "; REGRESSION\n" : "\n", f);
 	print_jobs(f, la, lb, tot->noise_pct);
 	print_cpu_symbols(f, tot->root_a, la, tot->root_b, lb);
+	print_lock_callers(f, tot->root_a, la, tot->root_b, lb);
 }
 
 bool compare_significant(double p, double pct, double noise_pct)
@@ -697,6 +825,14 @@ void compare_usage(FILE *f)
 		"that sampling alone would hardly move the share that far, not\n"
 		"that another run would not.\n"
 		"\n"
+		"Lock profiles: at a level both results profiled (run\n"
+		"--lock-profile), the %d callers, with their lock type, whose wait\n"
+		"per second of profiled time moved most, in ms/s: A's, B's and the\n"
+		"change. Per second, so that a profile of a slice of the window\n"
+		"compares with one of all of it. A caller a side did not keep is\n"
+		"shown as below that side's smallest kept rate and counted at it,\n"
+		"or as none when that side kept every caller it saw.\n"
+		"\n"
 		"Options:\n"
 		"  --fail-above PCT  exit 1 when a level's jobs/min dropped by more\n"
 		"                    than PCT percent from A to B; only drops count,\n"
@@ -713,7 +849,7 @@ void compare_usage(FILE *f)
 		"cannot be read or is not a result.json this aimsweep reads, or\n"
 		"output that cannot be written.\n",
 		COMPARE_ALPHA, COMPARE_CPU_SYMBOLS, COMPARE_CPU_Z,
-		COMPARE_NOISE_PCT);
+		COMPARE_LOCK_CALLERS, COMPARE_NOISE_PCT);
 }
 
 static bool parse_percent(const char *s, double *out)
