@@ -206,6 +206,8 @@ static void test_formats(void)
 		     "users.2.jobs_per_min: 1600\n"
 		     "users.2.jobs_per_min_per_user: 800\n"
 		     "users.2.jti: 90\n"
+		     /* 1 ms in 0.5 s; a hand-made entry names no type. */
+		     "users.2.lock.i_rwsem.unknown.wait_ns_per_s: 2000000\n"
 		     "users.2.status: ok\n"
 		     "users.4.status: failed\n"
 		     "max_jobs_per_min: 1600\n"
