@@ -332,8 +332,8 @@ static void add_lock_info(struct builder *b, cJSON *o,
 
 	add_str(b, lp, "method", li->method);
 	add_str(b, lp, "why", li->why);
-	add_num(b, lp, "offset_s", li->offset_s);
-	add_num(b, lp, "covered_s", li->covered_s);
+	ADD_NUMS(b, lp, { "offset_s", li->offset_s },
+		 { "covered_s", li->covered_s });
 	if (!li->has_lost)
 		return;
 	add_num(b, lp, "lost_events",
