@@ -457,7 +457,8 @@ static size_t add_moves(struct item_move *v, size_t n,
 		if (!name || !kind || isnan(value))
 			continue;
 		for (i = 0; i < n; i++)
-			if (!strcmp(v[i].kind, kind) && !strcmp(v[i].name, name))
+			if (!strcmp(v[i].kind, kind) &&
+			    !strcmp(v[i].name, name))
 				break;
 		if (i == n)
 			v[n++] = (struct item_move){ name, kind, NAN, NAN, 0 };
