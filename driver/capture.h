@@ -41,6 +41,8 @@ struct level_capture {
 	/* From t0 to the lock profile's start: with --cpu-profile, the CPU
 	 * profile's slice comes first. */
 	double profile_offset_s;
+	/* How the lock profile is taken; the level's, once prepared. */
+	struct lock_capture_info lock_info;
 	/* The hook (hook.c): /bin/sh -c CMD under a supervisor that leads
 	 * the hook's process group. */
 	pid_t hook_pid;

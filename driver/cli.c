@@ -193,6 +193,8 @@ static int check_combinations(struct run_params *p, const bool *given)
 	}
 	if (order_given && p->repeat < 2)
 		return usage_error("--repeat-order needs -r 2 or more");
+	if (p->lock_profile && p->lock_method == LOCK_METHOD_BPF)
+		return usage_error("--lock-method bpf: this build has no in-kernel lock collector; give auto or perf");
 	if (p->keep_profiles && !p->lock_profile && !p->cpu_profile)
 		return usage_error("--keep-profiles needs --lock-profile or --cpu-profile");
 	/* The two profiles take turns in the window: each alone would see

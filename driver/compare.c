@@ -366,95 +366,176 @@ static void print_jobs(FILE *f, const cJSON *la, const cJSON *lb,
 	}
 }
 
-/* At each level both sides profiled, this many symbols whose share of
- * the CPU samples moved most are listed. */
-#define COMPARE_CPU_SYMBOLS 3
-/* The most symbols of a side's level looked at; result.json keeps 20 by
- * default. */
-#define COMPARE_CPU_SCANNED 256
+/* The most items of a side's level looked at; result.json keeps 20
+ * symbols and 10 lock callers by default. */
+#define COMPARE_SCANNED 256
 /* |z| at or above this is called beyond sampling noise. */
 #define COMPARE_CPU_Z 3.0
 
-/* One symbol of a level on both sides; a side that did not keep it has
- * its share at most that side's floor. */
-struct symbol_move {
+/* One item (a symbol, a lock caller) of a level on both sides, matched
+ * by name and kind; a side that did not keep it has its value at most
+ * that side's floor. */
+struct item_move {
 	const char *name;
-	bool kernel;
-	double a, b;		/* shares, NaN where not kept */
+	const char *kind;	/* "kernel" or "user"; a lock type */
+	double a, b;		/* NaN where not kept */
 	double move;		/* b - a, the absent side at its floor */
 };
 
-/* A level's CPU profile as compare needs it: its symbols, its sample
- * count, and the largest share a symbol it did not keep can have (the
- * smallest kept one when the list is as long as --cpu-profile-top
- * allowed, else 0: every symbol was kept). False when it has none. */
-static bool read_cpu_profile(const cJSON *root, const cJSON *level,
-			     const cJSON **syms, double *samples,
-			     double *floor)
+/* One side's list at a level: its items, what their values are scaled
+ * by, the floor of the items it did not keep, and its sample count. */
+struct item_side {
+	const cJSON *items;
+	double scale;
+	double floor;
+	double samples;
+};
+
+/*
+ * A list of a level that compare shows the most moved items of: where
+ * an item holds its name, kind and value (and the largest value that
+ * makes sense), how many rows to show, how to read a side (false when
+ * the level has no such list), and how to print one row.
+ */
+struct item_list {
+	const char *name, *kind, *value;
+	double max;
+	size_t rows;
+	bool (*read)(const struct item_list *il, const cJSON *root,
+		     const cJSON *level, struct item_side *s);
+	void (*row)(FILE *f, const struct item_move *m,
+		    const struct item_side *a, const struct item_side *b);
+};
+
+/* An item's value times scale; NaN when it has none that makes sense. */
+static double item_value(const cJSON *e, const struct item_list *il,
+			 double scale)
 {
-	const cJSON *cp = json_obj(level, "cpu_profile"), *e;
-	double top = json_num2(json_obj(root, "params"), "cpu_profile", "top");
-	size_t n = 0;
+	double v = json_num(e, il->value);
 
-	*syms = json_arr(cp, "symbols");
-	*samples = json_num(cp, "samples");
-	*floor = 0;
-	if (!*syms || !(*samples > 0) || json_str(cp, "rejected"))
-		return false;
-	cJSON_ArrayForEach(e, *syms) {
-		double share = json_num(e, "share");
-
-		if (++n > COMPARE_CPU_SCANNED)
-			break;
-		if (share >= 0 && (n == 1 || share < *floor))
-			*floor = share;
-	}
-	if (!n || !((double)n >= top))
-		*floor = 0;
-	return true;
+	return v >= 0 && v <= il->max ? v * scale : NAN;
 }
 
-/* Adds a side's symbols to v (at most COMPARE_CPU_SCANNED * 2). */
-static size_t add_moves(struct symbol_move *v, size_t n, const cJSON *syms,
+/* The largest value an item a side did not keep can have: the smallest
+ * kept one when the list is as long as `top` allowed, else 0 (every
+ * item was kept). */
+static double list_floor(const struct item_list *il, const cJSON *items,
+			 double scale, double top)
+{
+	const cJSON *e;
+	double floor = 0;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(e, items) {
+		double v = item_value(e, il, scale);
+
+		if (++n > COMPARE_SCANNED)
+			break;
+		if (!isnan(v) && (n == 1 || v < floor))
+			floor = v;
+	}
+	return n && (double)n >= top ? floor : 0;
+}
+
+/* Adds a side's items to v (at most COMPARE_SCANNED * 2), their values
+ * times the side's scale. */
+static size_t add_moves(struct item_move *v, size_t n,
+			const struct item_list *il, const struct item_side *s,
 			bool side_b)
 {
 	const cJSON *e;
 	size_t scanned = 0;
 
-	cJSON_ArrayForEach(e, syms) {
-		const char *name = json_str(e, "symbol");
-		const char *kind = json_str(e, "kind");
-		double share = json_num(e, "share");
-		bool kernel;
-		size_t k;
+	cJSON_ArrayForEach(e, s->items) {
+		const char *name = json_str(e, il->name);
+		const char *kind = json_str(e, il->kind);
+		double value = item_value(e, il, s->scale);
+		size_t i;
 
-		if (scanned++ >= COMPARE_CPU_SCANNED)
+		if (scanned++ >= COMPARE_SCANNED)
 			break;
-		if (!name || !kind || !(share >= 0 && share <= 1))
+		if (!name || !kind || isnan(value))
 			continue;
-		kernel = !strcmp(kind, "kernel");
-		for (k = 0; k < n; k++)
-			if (v[k].kernel == kernel && !strcmp(v[k].name, name))
+		for (i = 0; i < n; i++)
+			if (!strcmp(v[i].kind, kind) &&
+			    !strcmp(v[i].name, name))
 				break;
-		if (k == n) {
-			v[n++] = (struct symbol_move){ name, kernel, NAN, NAN,
-						       0 };
-		}
+		if (i == n)
+			v[n++] = (struct item_move){ name, kind, NAN, NAN, 0 };
 		if (side_b)
-			v[k].b = share;
+			v[i].b = value;
 		else
-			v[k].a = share;
+			v[i].a = value;
 	}
 	return n;
 }
 
 static int cmp_move(const void *x, const void *y)
 {
-	const struct symbol_move *a = x, *b = y;
+	const struct item_move *a = x, *b = y;
 
 	if (fabs(a->move) != fabs(b->move))
 		return fabs(a->move) > fabs(b->move) ? -1 : 1;
-	return strcmp(a->name, b->name);
+	if (strcmp(a->name, b->name))
+		return strcmp(a->name, b->name);
+	return strcmp(a->kind, b->kind);
+}
+
+/* At a level whose list both sides have, the il->rows items that moved
+ * most from A to B (the side that did not keep one at its floor), most
+ * first; none that did not move. */
+static void print_moves(FILE *f, const struct item_list *il,
+			const cJSON *ra, const cJSON *la, const cJSON *rb,
+			const cJSON *lb)
+{
+	struct item_side sa, sb;
+	struct item_move *v;
+	size_t n;
+
+	if (!il->read(il, ra, la, &sa) || !il->read(il, rb, lb, &sb))
+		return;
+	v = calloc(2 * COMPARE_SCANNED, sizeof(*v));
+	if (!v)
+		return;
+	n = add_moves(v, 0, il, &sa, false);
+	n = add_moves(v, n, il, &sb, true);
+	for (size_t i = 0; i < n; i++)
+		v[i].move = (isnan(v[i].b) ? sb.floor : v[i].b) -
+			    (isnan(v[i].a) ? sa.floor : v[i].a);
+	qsort(v, n, sizeof(*v), cmp_move);
+	for (size_t i = 0; i < n && i < il->rows && v[i].move != 0; i++)
+		il->row(f, &v[i], &sa, &sb);
+	free(v);
+}
+
+/* The "what" column of an item's row: "cpu [k] osq_lock", as wide as
+ * the header's. */
+static void put_item_name(FILE *f, const char *prefix, const char *name,
+			  const char *suffix)
+{
+	size_t len = strlen(prefix) + strlen(name) + strlen(suffix);
+
+	fprintf(f, "%7s  %s", "", prefix);
+	fput_safe(f, name);
+	fput_safe(f, suffix);
+	fprintf(f, "%*s", len < 22 ? (int)(22 - len) : 0, "");
+}
+
+/* A level's CPU profile: its symbols' shares, its sample count, and the
+ * floor of the symbols it did not keep, against --cpu-profile-top. */
+static bool read_cpu_profile(const struct item_list *il, const cJSON *root,
+			     const cJSON *level, struct item_side *s)
+{
+	const cJSON *cp = json_obj(level, "cpu_profile");
+	double top = json_num2(json_obj(root, "params"), "cpu_profile", "top");
+
+	s->items = json_arr(cp, "symbols");
+	s->samples = json_num(cp, "samples");
+	s->scale = 1;
+	if (!s->items || !(s->samples > 0) || json_str(cp, "rejected"))
+		return false;
+	s->floor = list_floor(il, s->items, s->scale, top);
+	return true;
 }
 
 /* A share in percent, or "<F%" for one not kept, F the side's floor. */
@@ -469,54 +550,92 @@ static void put_share(FILE *f, double share, double floor)
 	fprintf(f, " %15s", buf);
 }
 
-/*
- * The symbols whose share of all CPU samples moved most from A to B at a
- * level both sides profiled (--cpu-profile), with a binomial z of the
- * change: samples are taken a millisecond apart, so this says how far
- * sampling alone could move a share, not how much two runs differ.
- */
-static void print_cpu_symbols(FILE *f, const cJSON *ra, const cJSON *la,
-			      const cJSON *rb, const cJSON *lb)
+/* A symbol's row, with a binomial z of its move: samples are taken a
+ * millisecond apart, so this says how far sampling alone could move a
+ * share, not how much two runs differ. */
+static void cpu_symbol_row(FILE *f, const struct item_move *m,
+			   const struct item_side *a,
+			   const struct item_side *b)
 {
-	const cJSON *sa, *sb;
-	double na, nb, floor_a, floor_b;
-	struct symbol_move *v;
-	size_t n;
+	double pa = isnan(m->a) ? a->floor : m->a;
+	double pb = isnan(m->b) ? b->floor : m->b;
+	double se = sqrt(pa * (1 - pa) / a->samples +
+			 pb * (1 - pb) / b->samples);
+	double z = se > 0 ? m->move / se : NAN;
 
-	if (!read_cpu_profile(ra, la, &sa, &na, &floor_a) ||
-	    !read_cpu_profile(rb, lb, &sb, &nb, &floor_b))
-		return;
-	v = calloc(2 * COMPARE_CPU_SCANNED, sizeof(*v));
-	if (!v)
-		return;
-	n = add_moves(v, 0, sa, false);
-	n = add_moves(v, n, sb, true);
-	for (size_t i = 0; i < n; i++)
-		v[i].move = (isnan(v[i].b) ? floor_b : v[i].b) -
-			    (isnan(v[i].a) ? floor_a : v[i].a);
-	qsort(v, n, sizeof(*v), cmp_move);
-	for (size_t i = 0; i < n && i < COMPARE_CPU_SYMBOLS; i++) {
-		double pa = isnan(v[i].a) ? floor_a : v[i].a;
-		double pb = isnan(v[i].b) ? floor_b : v[i].b;
-		double se = sqrt(pa * (1 - pa) / na + pb * (1 - pb) / nb);
-		double z = se > 0 ? v[i].move / se : NAN;
-		size_t len = strlen(v[i].name) + strlen("cpu [k] ");
-
-		if (v[i].move == 0)
-			break;
-		fprintf(f, "%7s  cpu [%s] ", "", v[i].kernel ? "k" : ".");
-		fput_safe(f, v[i].name);
-		fprintf(f, "%*s", len < 22 ? (int)(22 - len) : 0, "");
-		put_share(f, v[i].a, floor_a);
-		put_share(f, v[i].b, floor_b);
-		fprintf(f, " %+7.2fpt  %s (z=%.1f, %.0f+%.0f samples)\n",
-			v[i].move * 100,
-			fabs(z) >= COMPARE_CPU_Z ? "beyond sampling noise" :
-						   "within sampling noise",
-			z, na, nb);
-	}
-	free(v);
+	put_item_name(f, strcmp(m->kind, "kernel") ? "cpu [.] " : "cpu [k] ",
+		      m->name, "");
+	put_share(f, m->a, a->floor);
+	put_share(f, m->b, b->floor);
+	fprintf(f, " %+7.2fpt  %s (z=%.1f, %.0f+%.0f samples)\n",
+		m->move * 100,
+		fabs(z) >= COMPARE_CPU_Z ? "beyond sampling noise" :
+					   "within sampling noise",
+		z, a->samples, b->samples);
 }
+
+/* A level's lock profile: its callers' waits in ms per second of the
+ * span it covered, and the floor of the callers it did not keep,
+ * against --lock-profile-top. */
+static bool read_lock_profile(const struct item_list *il, const cJSON *root,
+			      const cJSON *level, struct item_side *s)
+{
+	double top = json_num2(json_obj(root, "params"), "lock_profile",
+			       "top");
+	double offset_s, covered_s;
+
+	s->items = json_arr(level, "lock_contention");
+	s->samples = NAN;
+	if (!s->items || !level_lock_span(root, level, &offset_s, &covered_s))
+		return false;
+	s->scale = 1e-6 / covered_s;
+	s->floor = list_floor(il, s->items, s->scale, top);
+	return true;
+}
+
+/* A wait in ms per second; for a caller a side did not keep, "<F ms/s"
+ * (F its floor), or "none" when that side kept every caller it saw. */
+static void put_wait_rate(FILE *f, double ms_per_s, double floor)
+{
+	char buf[40];
+
+	if (isnan(ms_per_s) && floor == 0)
+		snprintf(buf, sizeof(buf), "none");
+	else if (isnan(ms_per_s))
+		snprintf(buf, sizeof(buf), "<%.2f ms/s", floor);
+	else
+		snprintf(buf, sizeof(buf), "%.2f ms/s", ms_per_s);
+	fprintf(f, " %15s", buf);
+}
+
+/* A caller's row: its lock type, A's and B's wait and the change. */
+static void lock_caller_row(FILE *f, const struct item_move *m,
+			    const struct item_side *a,
+			    const struct item_side *b)
+{
+	char type[64];
+
+	snprintf(type, sizeof(type), " (%s)", m->kind);
+	put_item_name(f, "lock ", m->name, type);
+	put_wait_rate(f, m->a, a->floor);
+	put_wait_rate(f, m->b, b->floor);
+	fprintf(f, " %+.2f ms/s\n", m->move);
+}
+
+/*
+ * The lists shown under a level's jobs: the 3 symbols whose share of all
+ * CPU samples moved most (--cpu-profile), and the 5 callers, with their
+ * lock type, whose lock wait per second of profiled time did
+ * (--lock-profile; per second, so that a profile of a slice of the
+ * window compares with one of all of it).
+ */
+static const struct item_list cpu_symbols = {
+	"symbol", "kind", "share", 1, 3, read_cpu_profile, cpu_symbol_row,
+};
+static const struct item_list lock_callers = {
+	"caller", "type", "total_wait_ns", HUGE_VAL, 5, read_lock_profile,
+	lock_caller_row,
+};
 
 struct compare_totals {
 	size_t both, only_a, only_b, regressions;
@@ -602,7 +721,8 @@ static void print_pair(FILE *f, double users, const cJSON *la,
 	put_verdict(f, &ra, &rb, have, pct, tot->noise_pct);
 	fputs(regressed ? "; REGRESSION\n" : "\n", f);
 	print_jobs(f, la, lb, tot->noise_pct);
-	print_cpu_symbols(f, tot->root_a, la, tot->root_b, lb);
+	print_moves(f, &cpu_symbols, tot->root_a, la, tot->root_b, lb);
+	print_moves(f, &lock_callers, tot->root_a, la, tot->root_b, lb);
 }
 
 bool compare_significant(double p, double pct, double noise_pct)
@@ -689,13 +809,21 @@ void compare_usage(FILE *f)
 		"itself.\n"
 		"\n"
 		"CPU profiles: at a level both results profiled (run --cpu-profile),\n"
-		"the %d symbols whose share of all CPU samples moved most, in\n"
+		"the %zu symbols whose share of all CPU samples moved most, in\n"
 		"percentage points (pt), marked [k] kernel or [.] user. A symbol\n"
 		"a side did not keep is shown as below that side's smallest kept\n"
 		"share, and counted at it. z is the change over its binomial\n"
 		"standard error: \"beyond sampling noise\" from |z| %g, which says\n"
 		"that sampling alone would hardly move the share that far, not\n"
 		"that another run would not.\n"
+		"\n"
+		"Lock profiles: at a level both results profiled (run\n"
+		"--lock-profile), the %zu callers, with their lock type, whose wait\n"
+		"per second of profiled time moved most, in ms/s: A's, B's and the\n"
+		"change. Per second, so that a profile of a slice of the window\n"
+		"compares with one of all of it. A caller a side did not keep is\n"
+		"shown as below that side's smallest kept rate and counted at it,\n"
+		"or as none when that side kept every caller it saw.\n"
 		"\n"
 		"Options:\n"
 		"  --fail-above PCT  exit 1 when a level's jobs/min dropped by more\n"
@@ -712,8 +840,8 @@ void compare_usage(FILE *f)
 		"level dropped beyond --fail-above; 2 bad usage, a file that\n"
 		"cannot be read or is not a result.json this aimsweep reads, or\n"
 		"output that cannot be written.\n",
-		COMPARE_ALPHA, COMPARE_CPU_SYMBOLS, COMPARE_CPU_Z,
-		COMPARE_NOISE_PCT);
+		COMPARE_ALPHA, cpu_symbols.rows, COMPARE_CPU_Z,
+		lock_callers.rows, COMPARE_NOISE_PCT);
 }
 
 static bool parse_percent(const char *s, double *out)

@@ -316,6 +316,13 @@ static const struct opt_choice order_choices[] = {
 	{ NULL, 0 },
 };
 
+static const struct opt_choice lock_method_choices[] = {
+	{ "auto", LOCK_METHOD_AUTO },
+	{ "bpf", LOCK_METHOD_BPF },
+	{ "perf", LOCK_METHOD_PERF },
+	{ NULL, 0 },
+};
+
 static const struct opt_choice mode_choices[] = {
 	{ "process", MODE_PROCESS },
 	{ "thread", MODE_THREAD },
@@ -405,6 +412,11 @@ const struct run_option run_options[] = {
 	  .def = 10, .min = 1, .max = 100000, .what = "a number",
 	  .needs = "lock-profile", .json = "lock_profile.top",
 	  .help = "callers kept per level" },
+	{ "lock-method", 0, OPT_CHOICE, RUN_FIELD(lock_method),
+	  .choices = lock_method_choices, .def_str = "auto",
+	  .needs = "lock-profile", .json = "lock_profile.method",
+	  .help = "how --lock-profile counts: auto (the in-kernel collector "
+		  "where it can load, else perf lock record), bpf, or perf" },
 	{ "cpu-profile", 0, OPT_FLAG, RUN_FIELD(cpu_profile),
 	  .json = "cpu_profile", .to_json = cpu_profile_json,
 	  .help = "sample where the CPUs' time goes in each level's window "

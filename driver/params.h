@@ -22,6 +22,13 @@
 #define DEFAULT_FILE_SIZE (10 * 1024)
 #define DEFAULT_POOL_SIZE (1024 * 1024)
 
+/* --lock-method: how --lock-profile counts contention. */
+enum lock_method {
+	LOCK_METHOD_AUTO,	/* the in-kernel collector where it loads */
+	LOCK_METHOD_BPF,	/* the in-kernel collector, or fail */
+	LOCK_METHOD_PERF,	/* perf lock record over a slice */
+};
+
 enum user_mode {
 	MODE_PROCESS,		/* each user is a process (the default) */
 	MODE_THREAD,		/* users are threads of one process */
@@ -54,6 +61,7 @@ struct run_params {
 	bool lock_profile;	/* --lock-profile */
 	double lock_profile_s;	/* events on from t0, at most runtime_s */
 	unsigned int lock_profile_top;	/* entries kept per level */
+	enum lock_method lock_method;	/* --lock-method, as asked */
 	/* --cpu-profile: sampled from t0 (before the lock profile) */
 	bool cpu_profile;
 	double cpu_profile_s;

@@ -168,6 +168,15 @@ int perf_lock_prepare(struct level_capture *c, char *err, size_t errlen)
 		c->profile_offset_s = c->cpu.slice_s;
 	c->profile_s = fmin(p->lock_profile_s,
 			    p->runtime_s - c->profile_offset_s);
+	c->lock_info = (struct lock_capture_info){
+		.method = "perf",
+		.offset_s = c->profile_offset_s,
+		.covered_s = c->profile_s,
+	};
+	snprintf(c->lock_info.why, sizeof(c->lock_info.why), "%s",
+		 p->lock_method == LOCK_METHOD_PERF ?
+		 "perf lock record, as --lock-method perf asked" :
+		 "perf lock record: this build has no in-kernel collector");
 	if (perf_data_path(c, err, errlen))
 		return -1;
 	return perf_launch(c, err, errlen);
@@ -562,6 +571,8 @@ void perf_lock_finish(struct level_capture *c, struct level_result *level)
 	char err[REASON_LEN];
 	int status;
 
+	if (c->lock_info.method)
+		level->lock_info = c->lock_info;
 	status = perf_record_timer_end(&c->perf);
 	/* Killed: perf's events stayed on past the window. */
 	if (WIFSIGNALED(status) && !run_interrupted)

@@ -308,26 +308,35 @@ static bool name_known(const char **names, size_t n, const char *name)
 }
 
 /* The value an item of a level's array has for the series `name`, or
- * NAN when the item is another series' or has none. */
-typedef double (*series_value)(const cJSON *item, const char *name);
+ * NAN when the item is another series' or has none; root and level are
+ * the file and the level that hold it. */
+typedef double (*series_value)(const cJSON *root, const cJSON *level,
+			       const cJSON *item, const char *name);
 
-static double job_p99_us(const cJSON *job, const char *name)
+static double job_p99_us(const cJSON *root, const cJSON *level,
+			 const cJSON *job, const char *name)
 {
 	const char *n = json_str(job, "name");
 	double p99 = json_num2(job, "latency_ns", "p99");
 
+	(void)root;
+	(void)level;
 	return n && !strcmp(n, name) && isfinite(p99) ? p99 / 1000.0 : NAN;
 }
 
-static const char *lock_name(const cJSON *e);
-static double lock_wait_ns(const cJSON *e);
-
-static double lock_wait_ms(const cJSON *e, const char *name)
+/* A lock entry's wait in ms per second its level's profile covered,
+ * for the series `name` (a lock_entry_label()). */
+static double lock_wait_ms_per_s(const cJSON *root, const cJSON *level,
+				 const cJSON *e, const char *name)
 {
-	const char *n = lock_name(e);
-	double w = lock_wait_ns(e);
+	char buf[LOCK_LABEL_LEN];
+	const char *n = lock_entry_label(e, buf, sizeof(buf));
+	double offset_s, covered_s;
 
-	return n && !strcmp(n, name) && w >= 0 ? w / 1e6 : NAN;
+	if (!n || strcmp(n, name) ||
+	    !level_lock_span(root, level, &offset_s, &covered_s))
+		return NAN;
+	return lock_entry_wait_ns(e) / covered_s / 1e6;
 }
 
 /* A level's array `path`: "jobs", or one object down,
@@ -368,7 +377,7 @@ static int plot_series(struct plot_data *d, const struct plot_result *r,
 		size_t before = nrows;
 
 		cJSON_ArrayForEach(item, items) {
-			double v = value(item, name);
+			double v = value(r->root, l, item, name);
 
 			if (isnan(v))
 				continue;
@@ -432,7 +441,7 @@ static int plot_job_p99(struct plot_data *d, const struct plot_result *r,
 }
 
 struct lock_total {
-	const char *name;
+	char name[LOCK_LABEL_LEN];
 	double wait_ns;
 };
 
@@ -445,29 +454,12 @@ static int cmp_lock_total(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-/* A lock_contention[] entry's name: perf lock contention calls it the
- * caller (or the lock's symbol). NULL when it has none. */
-static const char *lock_name(const cJSON *e)
-{
-	const char *s = json_str(e, "name");
-
-	return s ? s : json_str(e, "caller");
-}
-
-/* Its total wait in ns, NaN when it has none. */
-static double lock_wait_ns(const cJSON *e)
-{
-	double w = json_num(e, "wait_total_ns");
-
-	if (isnan(w))
-		w = json_num(e, "total_wait_ns");
-	if (isnan(w))
-		w = json_num(e, "total_wait_s") * 1e9;
-	return w >= 0 ? w : NAN;
-}
-
-/* The wait time of the locks that waited most over the whole run, per
- * level: levels[].lock_contention[] = { name, wait_total_ns, ... }. */
+/*
+ * The callers (with their lock type) that waited most over the whole run,
+ * each as its wait per second of profiled time, level by level: a rate
+ * reads the same whether a level's profile covered a slice of its window
+ * or all of it.
+ */
 static int plot_locks(struct plot_data *d, const struct plot_result *r,
 		      int dash)
 {
@@ -481,13 +473,15 @@ static int plot_locks(struct plot_data *d, const struct plot_result *r,
 		if (!level_is_ok(l))
 			continue;
 		cJSON_ArrayForEach(e, json_arr(l, "lock_contention")) {
-			const char *name = lock_name(e);
-			double w = lock_wait_ns(e);
+			char buf[LOCK_LABEL_LEN];
+			const char *name = lock_entry_label(e, buf,
+							    sizeof(buf));
+			double w = lock_entry_wait_ns(e);
 			size_t k;
 
 			if (scanned++ >= PLOT_MAX_LOCKS_SCANNED)
 				break;
-			if (!name || !(w >= 0))
+			if (!name || isnan(w))
 				continue;
 			for (k = 0; k < n_locks; k++)
 				if (!strcmp(locks[k].name, name))
@@ -495,7 +489,8 @@ static int plot_locks(struct plot_data *d, const struct plot_result *r,
 			if (k == n_locks) {
 				if (n_locks == PLOT_MAX_NAMES)
 					continue;
-				locks[n_locks].name = name;
+				snprintf(locks[n_locks].name,
+					 sizeof(locks[0].name), "%s", name);
 				locks[n_locks++].wait_ns = 0;
 			}
 			locks[k].wait_ns += w;
@@ -506,8 +501,8 @@ static int plot_locks(struct plot_data *d, const struct plot_result *r,
 		n_locks = PLOT_TOP_LOCKS;
 	for (size_t i = 0; i < n_locks; i++)
 		if (plot_series(d, r, dash, PANEL_LOCKS, "lock_contention",
-				lock_wait_ms, locks[i].name, i + 1,
-				"users, wait ms of lock"))
+				lock_wait_ms_per_s, locks[i].name, i + 1,
+				"users, wait ms per s profiled of lock caller"))
 			return -1;
 	return 0;
 }
@@ -530,12 +525,15 @@ static const char *symbol_series(const cJSON *e, char *buf, size_t len)
 }
 
 /* Its share of all samples in percent, for the series `name`. */
-static double symbol_share_pct(const cJSON *e, const char *name)
+static double symbol_share_pct(const cJSON *root, const cJSON *level,
+			       const cJSON *e, const char *name)
 {
 	char buf[300];
 	const char *n = symbol_series(e, buf, sizeof(buf));
 	double share = json_num(e, "share");
 
+	(void)root;
+	(void)level;
 	return n && !strcmp(n, name) && share >= 0 && share <= 1 ?
 		share * 100 : NAN;
 }
@@ -600,7 +598,8 @@ static int plot_cpu_symbols(struct plot_data *d, const struct plot_result *r,
 		cJSON_ArrayForEach(e, level_array(l, "cpu_profile.symbols")) {
 			char buf[300];
 			const char *name = symbol_series(e, buf, sizeof(buf));
-			double share = symbol_share_pct(e, name ? name : "");
+			double share = symbol_share_pct(r->root, l, e,
+							name ? name : "");
 			size_t k;
 
 			if (scanned++ >= PLOT_MAX_LOCKS_SCANNED)
@@ -715,8 +714,9 @@ static void panels_init(struct plot_data *d)
 				"p99 latency (us)", NULL, true },
 		[PANEL_SYS] = { "machine sys % vs users (/proc/stat)",
 				"sys %", NULL },
-		[PANEL_LOCKS] = { "top locks: wait time vs users",
-				  "wait per level (ms)", NULL, .small_key = true },
+		[PANEL_LOCKS] = { "top lock callers: wait per second profiled vs users",
+				  "lock wait (ms per s profiled, all waiters)",
+				  NULL, .small_key = true },
 		[PANEL_CPU] = { "top kernel symbols: share of all CPU samples vs users",
 				"% of CPU samples (perf, all CPUs)", NULL,
 				.small_key = true },
@@ -927,13 +927,15 @@ void plot_usage(FILE *f)
 		"first level's per-user value, flat); p99 latency per job (when the\n"
 		"results have latency); sys %% (the machine's, when the results\n"
 		"have it, else the users' own system time over window x CPUs,\n"
-		"labelled so); the wait time of the %d most-waited-on locks (when\n"
-		"the results have lock contention); the share of all CPU samples\n"
-		"of the %d kernel symbols with the largest share at the level of\n"
-		"the most users (when the results have a CPU profile; a level\n"
-		"where a symbol was not kept breaks its line). Failed levels are\n"
-		"left out and break the line. SVG is 1200x900 (taller for five\n"
-		"panels or more);\n"
+		"labelled so); the lock wait, in ms per second of profiled time\n"
+		"(summed over the waiters, so above 1000 when several wait at\n"
+		"once), of the %d callers and lock types that waited most over\n"
+		"the run (when the results have lock contention); the share of\n"
+		"all CPU samples of the %d kernel symbols with the largest share\n"
+		"at the level of the most users (when the results have a CPU\n"
+		"profile; a level where a symbol was not kept breaks its line).\n"
+		"Failed levels are left out and break the line. SVG is 1200x900\n"
+		"(taller for five panels or more);\n"
 		"PNG uses gnuplot's pngcairo terminal where it has it, else png.\n"
 		"\n"
 		"FILE's data and a gnuplot script are written next to it (plot.svg:\n"

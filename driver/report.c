@@ -370,6 +370,45 @@ static void put_lkp(FILE *f, double users, const char *key, double v)
 			num_text(buf, sizeof(buf), v));
 }
 
+/* A name as one part of an LKP key: lowercase, [a-z0-9_+-], any other
+ * byte '_' (a dot too, which would split the part in two); "unknown"
+ * when empty. */
+static void put_lkp_part(FILE *f, const char *s)
+{
+	if (!s || !*s)
+		s = "unknown";
+	for (; *s; s++) {
+		char c = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
+
+		fputc((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '+' || c == '-' ? c : '_', f);
+	}
+}
+
+/* Each kept lock entry's wait per second of profiled time:
+ * users.N.lock.CALLER.TYPE.wait_ns_per_s. */
+static void put_lkp_locks(FILE *f, const cJSON *root, const cJSON *l)
+{
+	double offset_s, covered_s;
+	char buf[NUM_TEXT_LEN];
+	const cJSON *e;
+
+	if (!level_lock_span(root, l, &offset_s, &covered_s))
+		return;
+	cJSON_ArrayForEach(e, json_arr(l, "lock_contention")) {
+		double wait_ns = lock_entry_wait_ns(e);
+
+		if (!lock_entry_caller(e) || isnan(wait_ns))
+			continue;
+		fprintf(f, "users.%.0f.lock.", level_users(l));
+		put_lkp_part(f, lock_entry_caller(e));
+		fputc('.', f);
+		put_lkp_part(f, json_str(e, "type"));
+		fprintf(f, ".wait_ns_per_s: %s\n",
+			num_text(buf, sizeof(buf), wait_ns / covered_s));
+	}
+}
+
 /* LKP's stats format: flat "key: value" lines that its scripts diff run
  * against run. */
 static void print_lkp(FILE *f, const cJSON *root)
@@ -386,6 +425,7 @@ static void print_lkp(FILE *f, const cJSON *root)
 			put_lkp(f, users, "jobs_per_min_per_user",
 				json_num(l, "jobs_per_min_per_user"));
 			put_lkp(f, users, "jti", json_num(l, "jti"));
+			put_lkp_locks(f, root, l);
 		}
 		fprintf(f, "users.%.0f.status: ", users);
 		fput_safe(f, json_str(l, "status"));
@@ -480,7 +520,9 @@ void report_usage(FILE *f)
 		"           Minute N\".\n"
 		"           A failed level is a line \"# level N users failed: why\"\n"
 		"  lkp      key: value lines: users.N.jobs_per_min,\n"
-		"           users.N.jobs_per_min_per_user, users.N.jti (ok levels),\n"
+		"           users.N.jobs_per_min_per_user, users.N.jti and, with a\n"
+		"           lock profile, users.N.lock.CALLER.TYPE.wait_ns_per_s for\n"
+		"           each kept lock entry (ok levels),\n"
 		"           users.N.status (every level), then max_jobs_per_min,\n"
 		"           max_jobs_per_min_users and jti (of that peak level)\n"
 		"\n"

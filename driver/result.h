@@ -79,8 +79,8 @@ struct lock_row {
 struct lock_entry {
 	char caller[128];	/* "__x64_sys_unlink+0x3b" */
 	char type[32];		/* perf's name: "rwsem:W", "spinlock", ... */
-	/* The lock's name when it is one static lock that kallsyms names;
-	 * empty otherwise. */
+	/* The lock's name when every wait was on one named static lock
+	 * (kallsyms resolves its address), else empty. */
 	char lock[64];
 	uint64_t contended;	/* the rows' sum */
 	uint64_t total_wait_ns;	/* the rows' sum */
@@ -88,6 +88,23 @@ struct lock_entry {
 	uint64_t avg_wait_ns;	/* total / contended */
 	struct lock_row *rows;	/* the report's lines, most total wait first */
 	size_t n_rows;
+};
+
+/* How a level's lock profile was taken, and what it missed. */
+struct lock_capture_info {
+	const char *method;	/* "bpf" (in-kernel) or "perf" (perf lock) */
+	char why[160];		/* why that method, a short sentence */
+	double offset_s;	/* the profile began at t0 + offset_s */
+	double covered_s;	/* and covered this long */
+	/* The in-kernel collector counts what it could not record; perf
+	 * does not, and has_lost is false for it. */
+	bool has_lost;
+	uint64_t lost_no_begin;	/* an end in the window without a begin */
+	uint64_t lost_tasks_full;	/* a begin not stored: task map full */
+	uint64_t lost_callers_full;	/* a wait not added: caller map full */
+	/* Waits counted under caller "[unknown]" because the stack could
+	 * not be taken: counted, not lost. */
+	uint64_t stacks_unknown;
 };
 
 /* Frees entries[0..n-1] with their rows, and the array. */
@@ -172,6 +189,7 @@ struct level_result {
 	size_t n_locks;
 	/* Report lines perf could not have measured, left out of locks. */
 	size_t locks_dropped;
+	struct lock_capture_info lock_info;
 	/* --cpu-profile: where the CPUs' time went in a slice of the
 	 * window; cpu_prof.symbols is malloc()ed. */
 	bool cpu_profiled;

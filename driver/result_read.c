@@ -276,6 +276,60 @@ const char *level_reason(const cJSON *level)
 	return s && *s ? s : "no reason given";
 }
 
+bool level_lock_span(const cJSON *root, const cJSON *level,
+		     double *offset_s, double *covered_s)
+{
+	const cJSON *lp = json_obj(level, "lock_profile");
+	const cJSON *params = json_obj(root, "params");
+	double cpu_s = json_num2(params, "cpu_profile", "seconds");
+	double asked = json_num2(params, "lock_profile", "seconds");
+	double window = json_num(level, "window_s");
+
+	if (lp) {
+		*offset_s = json_num(lp, "offset_s");
+		*covered_s = json_num(lp, "covered_s");
+	} else {
+		*offset_s = isnan(cpu_s) ? 0 : cpu_s;
+		*covered_s = isnan(asked) || isnan(window) ? NAN :
+			     fmin(asked, window);
+	}
+	if (isnan(*offset_s) || !(*covered_s > 0)) {
+		*offset_s = NAN;
+		*covered_s = NAN;
+		return false;
+	}
+	return true;
+}
+
+double lock_entry_wait_ns(const cJSON *e)
+{
+	double w = json_num(e, "total_wait_ns");
+
+	if (isnan(w))
+		w = json_num(e, "wait_total_ns");
+	return w >= 0 ? w : NAN;
+}
+
+const char *lock_entry_caller(const cJSON *e)
+{
+	const char *s = json_str(e, "caller");
+
+	return s ? s : json_str(e, "name");
+}
+
+const char *lock_entry_label(const cJSON *e, char *buf, size_t len)
+{
+	const char *caller = lock_entry_caller(e), *type = json_str(e, "type");
+
+	if (!caller)
+		return NULL;
+	if (type && *type)
+		snprintf(buf, len, "%s (%s)", caller, type);
+	else
+		snprintf(buf, len, "%s", caller);
+	return buf;
+}
+
 char *num_text(char *buf, size_t len, double v)
 {
 	for (int prec = 15; prec <= 17; prec++) {

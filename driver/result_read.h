@@ -50,6 +50,29 @@ bool level_is_ok(const cJSON *level);
 /* A failed level's reason, or a placeholder: never NULL. */
 const char *level_reason(const cJSON *level);
 
+/*
+ * The span a level's lock profile covered: its lock_profile.offset_s and
+ * covered_s; in a result written before levels had lock_profile, the
+ * start from params (after the CPU profile's slice when there was one)
+ * and covered_s the smaller of params.lock_profile.seconds and the
+ * level's window_s. False, both NaN, when the file says neither.
+ */
+bool level_lock_span(const cJSON *root, const cJSON *level,
+		     double *offset_s, double *covered_s);
+
+/* A lock_contention[] entry's total wait in ns (total_wait_ns; hand-made
+ * files may say wait_total_ns); NaN when it has none or a negative one. */
+double lock_entry_wait_ns(const cJSON *e);
+
+/* An entry's caller (or, in hand-made files, its name); NULL when none. */
+const char *lock_entry_caller(const cJSON *e);
+
+#define LOCK_LABEL_LEN 200
+/* "caller (type)", or the caller alone when it has no type, into buf;
+ * NULL when it has no caller. A caller and type is one lock entry from
+ * level to level and from run to run. */
+const char *lock_entry_label(const cJSON *e, char *buf, size_t len);
+
 /* The shortest "%g" text that reads back as exactly v (15 to 17 digits),
  * so that numbers copied out of result.json keep their value; "nan" and
  * "inf" for those. Returns buf. */

@@ -323,11 +323,36 @@ static void add_cpu_profile(struct builder *b, cJSON *o,
 	add_bool(b, co, "disturbed", cp->disturbed);
 }
 
+/* --lock-profile: how the level's profile was taken and what it missed;
+ * lost_events is the sum of lost's kinds. */
+static void add_lock_info(struct builder *b, cJSON *o,
+			  const struct lock_capture_info *li)
+{
+	cJSON *lp = add_obj(b, o, "lock_profile"), *lost;
+
+	add_str(b, lp, "method", li->method);
+	add_str(b, lp, "why", li->why);
+	ADD_NUMS(b, lp, { "offset_s", li->offset_s },
+		 { "covered_s", li->covered_s });
+	if (!li->has_lost)
+		return;
+	add_num(b, lp, "lost_events",
+		(double)(li->lost_no_begin + li->lost_tasks_full +
+			 li->lost_callers_full));
+	lost = add_obj(b, lp, "lost");
+	ADD_NUMS(b, lost, { "no_begin", (double)li->lost_no_begin },
+		 { "tasks_full", (double)li->lost_tasks_full },
+		 { "callers_full", (double)li->lost_callers_full });
+	add_num(b, lp, "stacks_unknown", (double)li->stacks_unknown);
+}
+
 /* --lock-profile and --hook: what the level's capture found. */
 static void add_capture(struct builder *b, cJSON *o,
 			const struct level_result *l,
 			const struct run_params *p)
 {
+	if (l->lock_info.method)
+		add_lock_info(b, o, &l->lock_info);
 	if (l->lock_profiled) {
 		cJSON *arr = add_arr(b, o, "lock_contention");
 
@@ -337,6 +362,8 @@ static void add_capture(struct builder *b, cJSON *o,
 
 			add_str(b, lo, "caller", e->caller);
 			add_str(b, lo, "type", e->type);
+			if (e->lock[0])
+				add_str(b, lo, "lock", e->lock);
 			add_num(b, lo, "contended", (double)e->contended);
 			add_num(b, lo, "total_wait_ns", (double)e->total_wait_ns);
 			add_num(b, lo, "max_wait_ns", (double)e->max_wait_ns);

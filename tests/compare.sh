@@ -150,6 +150,59 @@ expect_status 0 run_aimsweep compare "$test_dir/ja.json" "$test_dir/jc.json"
 row 1 creat | grep -qE 'creat ops/s +100\.0 +99\.5 +-0\.5% +within noise \(Welch p=[0-9.e-]+, n=5\+5\)$' ||
 	fail "creat 100 vs 99.5 over repeats: $(row 1 creat)"
 
+# Lock profiles: the 5 callers (with their lock type) whose wait per
+# second of profiled time moved most at a level both sides profiled. A
+# covered 2 s (its level's lock_profile); B is older, without one: 1 s,
+# the smaller of params.lock_profile.seconds and window_s. In ms/s, A
+# then B: mkdir W 50 -> 150, unlink W 200 -> 150, beta 4 -> 24, alpha
+# 10 -> none, delta none -> 7; mkdir R 30 and gamma 1 did not move.
+jq '.params.lock_profile = {seconds: 2, top: 10} |
+    .levels[0] += {window_s: 2,
+	lock_profile: {method: "perf", why: "w", offset_s: 0, covered_s: 2},
+	lock_contention: [
+	  {caller: "__x64_sys_unlink+0x3b", type: "rwsem:W", total_wait_ns: 4e8},
+	  {caller: "do_mkdirat+0x58", type: "rwsem:W", total_wait_ns: 1e8},
+	  {caller: "do_mkdirat+0x58", type: "rwsem:R", total_wait_ns: 6e7},
+	  {caller: "alpha+0x2", type: "spinlock", total_wait_ns: 2e7},
+	  {caller: "beta+0x1", type: "mutex", total_wait_ns: 8e6},
+	  {caller: "gamma", type: "mutex", total_wait_ns: 2e6}]}' \
+	"$a" >"$test_dir/la.json"
+jq '.params.lock_profile = {seconds: 1, top: 10} |
+    .levels[0] += {window_s: 1.5, lock_contention: [
+	  {caller: "do_mkdirat+0x58", type: "rwsem:W", total_wait_ns: 1.5e8},
+	  {caller: "__x64_sys_unlink+0x3b", type: "rwsem:W", total_wait_ns: 1.5e8},
+	  {caller: "do_mkdirat+0x58", type: "rwsem:R", total_wait_ns: 3e7},
+	  {caller: "beta+0x1", type: "mutex", total_wait_ns: 2.4e7},
+	  {caller: "delta+0x3", type: "rwlock:R", total_wait_ns: 7e6},
+	  {caller: "gamma", type: "mutex", total_wait_ns: 1e6}]}' \
+	"$b" >"$test_dir/lb.json"
+lock_rows() {
+	grep -E '^ +lock ' "$test_dir/stdout" | tr -s ' ' | sed 's/^ //'
+}
+expect_status 0 run_aimsweep compare "$test_dir/la.json" "$test_dir/lb.json"
+cat >"$test_dir/want" <<'EOF'
+lock do_mkdirat+0x58 (rwsem:W) 50.00 ms/s 150.00 ms/s +100.00 ms/s
+lock __x64_sys_unlink+0x3b (rwsem:W) 200.00 ms/s 150.00 ms/s -50.00 ms/s
+lock beta+0x1 (mutex) 4.00 ms/s 24.00 ms/s +20.00 ms/s
+lock alpha+0x2 (spinlock) 10.00 ms/s none -10.00 ms/s
+lock delta+0x3 (rwlock:R) none 7.00 ms/s +7.00 ms/s
+EOF
+lock_rows | diff "$test_dir/want" - >&2 || fail "lock callers at level 1"
+# They follow level 1's jobs, before level 2's row.
+awk '/^ +lock / { l = NR } /^ +2 +jobs\/min/ { two = NR }
+     /^ +creat ops/ { c = NR } END { exit !(c && c < l && l < two) }' \
+	"$test_dir/stdout" || fail "lock rows out of place"
+# B kept as many callers as --lock-profile-top allowed: one it did not
+# keep waited at most its smallest kept rate, 1 ms/s, and is counted at
+# it: alpha moves by -9, below beta's +20, above delta's +7.
+jq '.params.lock_profile.top = 6' "$test_dir/lb.json" >"$test_dir/lb6.json"
+expect_status 0 run_aimsweep compare "$test_dir/la.json" "$test_dir/lb6.json"
+lock_rows | sed -n 4p | grep -qx 'lock alpha+0x2 (spinlock) 10.00 ms/s <1.00 ms/s -9.00 ms/s' ||
+	fail "a caller B did not keep: $(lock_rows | sed -n 4p)"
+# Only where both sides profiled: none against a side without locks.
+expect_status 0 run_aimsweep compare "$test_dir/la.json" "$b"
+lock_rows | grep -q . && fail "lock rows against a side without a profile"
+
 # Usage and input errors exit 2.
 expect_status 2 run_aimsweep compare "$a"
 expect_stderr "want two result.json files, got 1"

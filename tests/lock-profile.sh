@@ -11,6 +11,16 @@ expect_stderr '--lock-profile-top'
 expect_status 2 run_aimsweep run --lock-profile --lock-profile-seconds 0 \
 	--levels 1 -t 1 -o "$out" creat-contention
 expect_stderr '--lock-profile-seconds'
+expect_status 2 run_aimsweep run --lock-method perf --levels 1 -t 1 \
+	-o "$out" creat-contention
+expect_stderr '--lock-method needs --lock-profile'
+expect_status 2 run_aimsweep run --lock-profile --lock-method kprobe \
+	--levels 1 -t 1 -o "$out" creat-contention
+expect_stderr "'kprobe' is not auto, bpf or perf"
+# Asked for by name, the in-kernel collector is not replaced by perf.
+expect_status 2 run_aimsweep run --lock-profile --lock-method bpf \
+	--levels 1 -t 1 -o "$out" creat-contention
+expect_stderr '--lock-method bpf: this build has no in-kernel lock collector'
 
 [ "$(id -u)" = 0 ] || skip "recording lock events needs root"
 need perf
@@ -28,6 +38,12 @@ json=$(latest_result)
 check_documented "$json"
 run_dir=$(dirname "$json")
 jq_check "$json" '[.levels[].status] == ["ok", "ok"]' "levels ok"
+# How each level's profile was taken: perf here, over the first 1 s.
+jq_check "$json" '.params.lock_profile.method == "auto"' "method asked: auto"
+jq_check "$json" '[.levels[].lock_profile | .method == "perf" and
+	(.why | length) > 0 and .offset_s == 0 and .covered_s == 1 and
+	(has("lost") or has("lost_events") or has("stacks_unknown") | not)] |
+	all' "each level's lock_profile: perf, 1 s from t0, no lost counts"
 jq_check "$json" '[.levels[].lock_contention | type] == ["array", "array"]' \
 	"every level has a lock_contention list"
 jq_check "$json" '[.levels[].lock_contention | length <= 10] | all' \
@@ -71,12 +87,15 @@ check_scratch_empty
 # --keep-profiles keeps perf.data; --lock-profile-top limits the list.
 # The capture is as long as the first run's: a shorter one, on a machine
 # busy with the other tests, has found no contention it could pair.
-expect_status 0 run_aimsweep run --lock-profile --keep-profiles \
+expect_status 0 run_aimsweep run --lock-profile --lock-method perf --keep-profiles \
 	--lock-profile-top 1 --lock-profile-seconds 1 --levels 4 -t 2 \
 	-w 0.5 -d "$scratch" -o "$out" creat-contention
 json=$(latest_result)
 run_dir=$(dirname "$json")
 jq_check "$json" '.levels[0].status == "ok"' "level ok"
+jq_check "$json" '.params.lock_profile.method == "perf" and
+	(.levels[0].lock_profile.why | test("--lock-method perf"))' \
+	"--lock-method perf recorded, and said as why"
 jq -e '.levels[0].lock_contention | length == 1' "$json" >/dev/null || {
 	jq -c '.levels[0] | {lock_contention, lock_rows_dropped}' "$json" >&2
 	cat "$run_dir/level-4/lock-contention.txt" >&2

@@ -104,6 +104,32 @@ same_number ".summary.peak_users" "$(lkp max_jobs_per_min_users)" "lkp max_jobs_
 same_number ".summary.peak_users as \$u | first(.levels[] | select(.users == \$u)).jti" \
 	"$(lkp jti)" "lkp jti"
 
+# lkp with lock profiles: each kept entry's wait per second profiled, as
+# users.N.lock.CALLER.TYPE.wait_ns_per_s, names lowercased and every byte
+# but [a-z0-9_+-] made '_'. Level 1 covered 0.5 s (its lock_profile);
+# level 2 is as an older result has it: params' 0.25 s, under window_s.
+grep -q '\.lock\.' "$test_dir/lkp.out" && fail "lkp: lock keys without a lock profile"
+jq '.params.lock_profile = {seconds: 0.25, top: 10} |
+    .levels[0].lock_profile = {method: "perf", why: "w", offset_s: 0, covered_s: 0.5} |
+    .levels[0].lock_contention = [
+	{caller: "Foo.isra.0+0x1A", type: "rwsem:W", total_wait_ns: 3e8},
+	{caller: "", type: "spinlock", total_wait_ns: 1e6}] |
+    .levels[1].lock_contention = [
+	{caller: "do_x+0x3b", type: "mutex", total_wait_ns: 5e6}]' \
+	"$json" >"$test_dir/locks.json"
+report lkp "$test_dir/locks.json"
+grep '\.lock\.' "$test_dir/lkp.out" >"$test_dir/lkp.locks"
+cat >"$test_dir/want" <<'EOF'
+users.1.lock.foo_isra_0+0x1a.rwsem_w.wait_ns_per_s: 600000000
+users.1.lock.unknown.spinlock.wait_ns_per_s: 2000000
+users.2.lock.do_x+0x3b.mutex.wait_ns_per_s: 20000000
+EOF
+diff "$test_dir/want" "$test_dir/lkp.locks" >&2 || fail "lkp: lock keys"
+# A level's lock keys come after its jti, before its status.
+awk '/^users\.1\.jti:/ { j = NR } /^users\.1\.lock\./ { l = NR }
+     /^users\.1\.status:/ { s = NR } END { exit !(j < l && l < s) }' \
+	"$test_dir/lkp.out" || fail "lkp: lock keys out of place"
+
 # aim7: AIM7's multitask table, read as LKP's aim7 parser reads it: the
 # line right after the header naming Tasks, jobs/min and jti, fields 2 to
 # 6 as numbers. run -f aim7 prints it as report -f aim7 prints that run's

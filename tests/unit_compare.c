@@ -17,7 +17,8 @@ static const char good_doc[] =
 	"{\"schema_version\": 1, \"tool\": {\"name\": \"aimsweep\", \"version\": \"0.1.0\"},\n"
 	" \"status\": \"failed\", \"started_at\": \"2026-11-30T10:00:00+0000\",\n"
 	" \"host\": {\"hostname\": \"vm\", \"kernel_release\": \"6.1.0-test\", \"cpus_online\": 2},\n"
-	" \"params\": {\"levels\": [1, 2, 4], \"runtime_s\": 1, \"warmup_s\": 0.5},\n"
+	" \"params\": {\"levels\": [1, 2, 4], \"runtime_s\": 1, \"warmup_s\": 0.5,\n"
+	"  \"lock_profile\": {\"seconds\": 0.5}},\n"
 	" \"mix\": {\"name\": \"syscall-mix\", \"jobs\": [{\"name\": \"creat\"}, {\"name\": \"brk\"}]},\n"
 	" \"levels\": [\n"
 	"  {\"users\": 1, \"status\": \"ok\", \"window_s\": 1.0, \"errors\": 0,\n"
@@ -205,6 +206,8 @@ static void test_formats(void)
 		     "users.2.jobs_per_min: 1600\n"
 		     "users.2.jobs_per_min_per_user: 800\n"
 		     "users.2.jti: 90\n"
+		     /* 1 ms in 0.5 s; a hand-made entry names no type. */
+		     "users.2.lock.i_rwsem.unknown.wait_ns_per_s: 2000000\n"
 		     "users.2.status: ok\n"
 		     "users.4.status: failed\n"
 		     "max_jobs_per_min: 1600\n"
@@ -361,7 +364,8 @@ static void test_plot_script(void)
 	CHECK_STR_CONTAINS(text, "\n1 1000 1000 25\n2 1600 800 75\n\n\n");
 	CHECK(!strstr(text, "\n4 "));
 	CHECK_STR_CONTAINS(text, "\n2 5\n");	/* p99 in us */
-	CHECK_STR_CONTAINS(text, "\n2 1\n");	/* lock wait in ms */
+	/* 1 ms of lock wait in the 0.5 s the level profiled. */
+	CHECK_STR_CONTAINS(text, "\n2 2\n");
 	free(text);
 	text = slurp(gp);
 	CHECK_STR_CONTAINS(text, "set terminal svg size 1200,1350 dynamic\n");

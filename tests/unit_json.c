@@ -513,6 +513,75 @@ static void test_summary_peak(void)
 	run_result_free(&r);
 }
 
+/* A level with one lock entry of `lock` and the capture info `li`. */
+static void add_lock_level(struct run_result *r, unsigned int users,
+			   const char *lock,
+			   const struct lock_capture_info *li)
+{
+	struct level_result l = {
+		.users = users,
+		.status = LEVEL_OK,
+		.window_s = 10,
+		.lock_profiled = true,
+		.n_locks = 1,
+		.lock_info = *li,
+	};
+
+	l.locks = calloc(1, sizeof(*l.locks));
+	if (!l.locks)
+		test_bail("out of memory");
+	snprintf(l.locks[0].caller, sizeof(l.locks[0].caller), "f+0x1");
+	snprintf(l.locks[0].type, sizeof(l.locks[0].type), "mutex");
+	snprintf(l.locks[0].lock, sizeof(l.locks[0].lock), "%s", lock);
+	add_level(r, &l);
+}
+
+/* perf's level has no lost counts; the collector's has them, summed in
+ * lost_events; an entry names its lock only when it has one. */
+static void test_lock_profile(void)
+{
+	const struct lock_capture_info perf = {
+		.method = "perf", .why = "perf lock record",
+		.offset_s = 1, .covered_s = 2,
+	};
+	const struct lock_capture_info bpf = {
+		.method = "bpf", .why = "in-kernel collector",
+		.offset_s = 0, .covered_s = 10, .has_lost = true,
+		.lost_no_begin = 1, .lost_tasks_full = 2,
+		.lost_callers_full = 4, .stacks_unknown = 8,
+	};
+	const cJSON *l;
+	struct run_result r;
+	cJSON *root;
+
+	if (!build_run(&r))
+		return;
+	run_result_free(&r);
+	add_lock_level(&r, 2, "", &perf);
+	add_lock_level(&r, 4, "rtnl_mutex", &bpf);
+	root = round_trip(&r);
+	l = item(root, "levels", 0);
+	CHECK_JSON_STR(l, "lock_profile.method", "perf");
+	CHECK_JSON_STR(l, "lock_profile.why", "perf lock record");
+	CHECK_JSON_NUM(l, "lock_profile.offset_s", 1);
+	CHECK_JSON_NUM(l, "lock_profile.covered_s", 2);
+	CHECK_JSON_ABSENT(l, "lock_profile.lost_events");
+	CHECK_JSON_ABSENT(l, "lock_profile.lost");
+	CHECK_JSON_ABSENT(l, "lock_profile.stacks_unknown");
+	CHECK_JSON_ABSENT(item(l, "lock_contention", 0), "lock");
+	l = item(root, "levels", 1);
+	CHECK_JSON_STR(l, "lock_profile.method", "bpf");
+	CHECK_JSON_NUM(l, "lock_profile.covered_s", 10);
+	CHECK_JSON_NUM(l, "lock_profile.lost_events", 7);
+	CHECK_JSON_NUM(l, "lock_profile.lost.no_begin", 1);
+	CHECK_JSON_NUM(l, "lock_profile.lost.tasks_full", 2);
+	CHECK_JSON_NUM(l, "lock_profile.lost.callers_full", 4);
+	CHECK_JSON_NUM(l, "lock_profile.stacks_unknown", 8);
+	CHECK_JSON_STR(item(l, "lock_contention", 0), "lock", "rtnl_mutex");
+	cJSON_Delete(root);
+	run_result_free(&r);
+}
+
 /* No level ok (or none at all): no peak to report. */
 static void test_summary_no_peak(void)
 {
@@ -772,6 +841,7 @@ int main(void)
 	RUN_TEST(test_interrupted);
 	RUN_TEST(test_summary_peak);
 	RUN_TEST(test_summary_no_peak);
+	RUN_TEST(test_lock_profile);
 	RUN_TEST(test_write);
 	RUN_TEST(test_write_missing_dir);
 	RUN_TEST(test_write_rename_fails);
