@@ -323,8 +323,9 @@ static void add_cpu_profile(struct builder *b, cJSON *o,
 	add_bool(b, co, "disturbed", cp->disturbed);
 }
 
-/* --lock-profile: how the level's profile was taken and what it missed;
- * lost_events is the sum of lost's kinds. */
+/* --lock-profile: how the level's profile was taken and what it missed.
+ * lost_events counts each lost wait once: a begin with no room in the
+ * tasks map is lost as the end that finds no begin. */
 static void add_lock_info(struct builder *b, cJSON *o,
 			  const struct lock_capture_info *li)
 {
@@ -337,8 +338,7 @@ static void add_lock_info(struct builder *b, cJSON *o,
 	if (!li->has_lost)
 		return;
 	add_num(b, lp, "lost_events",
-		(double)(li->lost_no_begin + li->lost_tasks_full +
-			 li->lost_callers_full));
+		(double)(li->lost_no_begin + li->lost_callers_full));
 	lost = add_obj(b, lp, "lost");
 	ADD_NUMS(b, lost, { "no_begin", (double)li->lost_no_begin },
 		 { "tasks_full", (double)li->lost_tasks_full },
