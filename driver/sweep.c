@@ -538,6 +538,10 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	capture_start(&cap, s->t0.t_ns);
 	measured = window_close(s, level, &w,
 				sample_window(s, &lr, users, level, tag));
+	/* After the machine's and the driver's counters at t1 are read, so
+	 * that what a capture does to end is outside the window. */
+	if (measured)
+		capture_stop(&cap, s->t1.t_ns);
 stop:
 	t_stop = now_ns();
 	progress_show("%s: stopping", tag);
