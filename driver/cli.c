@@ -193,19 +193,8 @@ static int check_combinations(struct run_params *p, const bool *given)
 	}
 	if (order_given && p->repeat < 2)
 		return usage_error("--repeat-order needs -r 2 or more");
-	if (p->lock_profile && p->lock_method == LOCK_METHOD_BPF)
-		return usage_error("--lock-method bpf: this build has no in-kernel lock collector; give auto or perf");
 	if (p->keep_profiles && !p->lock_profile && !p->cpu_profile)
 		return usage_error("--keep-profiles needs --lock-profile or --cpu-profile");
-	/* The two profiles take turns in the window: each alone would see
-	 * the other's perf at work. */
-	if (p->cpu_profile && p->lock_profile &&
-	    p->cpu_profile_s + p->lock_profile_s > p->runtime_s)
-		return usage_error("--cpu-profile and --lock-profile take turns in each window: their %g s and %g s need a runtime of at least %g s, and it is %g s (give -t %g, or shorter --cpu-profile-seconds or --lock-profile-seconds)",
-				   p->cpu_profile_s, p->lock_profile_s,
-				   p->cpu_profile_s + p->lock_profile_s,
-				   p->runtime_s,
-				   p->cpu_profile_s + p->lock_profile_s);
 	/* The crossover ends the ramp on a level's median repeat, which
 	 * interleaved repeats give only in the last round. */
 	if (p->crossover > 0 && p->repeat > 1) {

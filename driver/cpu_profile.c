@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 
 #include "driver/capture.h"
 #include "driver/cpu_profile.h"
+#include "driver/perf_record.h"
 #include "driver/process.h"
 #include "driver/users.h"
 #include "driver/util.h"
@@ -35,6 +38,21 @@
 #define DATA_NAME "cpu-profile.data"
 #define LOG_NAME "cpu-profile-record.log"
 #define REPORT_NAME "cpu-profile.txt"
+
+/* A level's CPU profile. Zeroed, it means "nothing started". */
+struct cpu_capture {
+	const struct run_params *params;	/* NULL: nothing to end */
+	char dir[PATH_MAX];	/* the level's directory, absolute */
+	char data[PATH_MAX];	/* perf record's output */
+	/* perf record, and its timer that turns sampling off at t0 +
+	 * slice_s. */
+	struct perf_record perf;
+	double slice_s;		/* how long sampling is on */
+	bool started;
+	uint64_t perf_cpu0_ns;	/* perf record's CPU time at t0 */
+	/* The first failure, kept until write: it fails the level. */
+	char error[REASON_LEN];
+};
 
 /* Keeps the first failure: later ones are usually its consequences. */
 #define set_error(c, ...) \
@@ -247,14 +265,20 @@ static int check_steps(struct cpu_capture *c, char *err, size_t errlen)
 	return rc;
 }
 
-int cpu_profile_check(const struct run_params *p, char *err, size_t errlen)
+static bool cpu_profile_wanted(const struct run_params *p)
+{
+	return p->cpu_profile;
+}
+
+/* Before the first level: a test profile, the way levels will take it. */
+static int cpu_profile_check(const struct run_params *p, void **run,
+			     char *err, size_t errlen)
 {
 	struct cpu_capture c;
 	char why[REASON_LEN + 64];
 	int rc;
 
-	if (!p->cpu_profile)
-		return 0;
+	(void)run;
 	memset(&c, 0, sizeof(c));
 	c.params = p;
 	if (perf_record_check_dir("--cpu-profile", "cpu-check", c.dir,
@@ -275,26 +299,35 @@ int cpu_profile_check(const struct run_params *p, char *err, size_t errlen)
 	return -1;
 }
 
-int cpu_profile_prepare(struct cpu_capture *c, const struct run_params *p,
-			const char *level_dir, char *err, size_t errlen)
+/* While the level's users wait at the gate: perf record starts, its
+ * sampling off, and is waited for. */
+static int cpu_profile_prepare(struct level_capture *lc, void *run, void *st)
 {
-	memset(c, 0, sizeof(*c));
+	const struct run_params *p = lc->params;
+	struct cpu_capture *c = st;
+
+	(void)run;
 	c->params = p;
-	/* Sampling goes on at t0: a slice no longer than the window stays
-	 * in it. */
+	/* First in capture.c's table, the slice starts at t0: one no
+	 * longer than the window stays in it. */
 	c->slice_s = fmin(p->cpu_profile_s, p->runtime_s);
-	snprintf(c->dir, sizeof(c->dir), "%s", level_dir);
+	lc->slices_end_s = c->slice_s;
+	snprintf(c->dir, sizeof(c->dir), "%s", lc->dir);
 	if (!path_join(c->data, sizeof(c->data), c->dir, DATA_NAME)) {
-		snprintf(err, errlen, "%s: path too long", c->dir);
+		snprintf(lc->error, sizeof(lc->error), "%s: path too long",
+			 c->dir);
 		return -1;
 	}
-	return perf_launch(c, err, errlen);
+	return perf_launch(c, lc->error, sizeof(lc->error));
 }
 
-void cpu_profile_start(struct cpu_capture *c)
+/* At t0. A failure is kept for write. */
+static void cpu_profile_start(struct level_capture *lc, void *st)
 {
+	struct cpu_capture *c = st;
 	uint64_t off_ns;
 
+	(void)lc;
 	if (!c->params || c->started || c->perf.pid <= 0)
 		return;
 	c->started = true;
@@ -332,8 +365,14 @@ static double sampled_s(const struct cpu_profile *prof)
 			  ((double)CPU_PROFILE_HZ * (double)cpus) : 0;
 }
 
-int cpu_profile_finish(struct cpu_capture *c, struct level_result *level,
-		       bool report, char *err, size_t errlen)
+/*
+ * After the level's users have parked: stops perf and, when `report` (the
+ * level is ok so far), reads its profile into level->cpu_prof. -1 with
+ * the reason in err when anything failed: the level fails with it.
+ */
+static int cpu_profile_finish(struct cpu_capture *c,
+			      struct level_result *level, bool report,
+			      char *err, size_t errlen)
 {
 	char report_path[PATH_MAX + 32], why[REASON_LEN];
 	struct cpu_profile prof;
@@ -382,8 +421,23 @@ int cpu_profile_finish(struct cpu_capture *c, struct level_result *level,
 	return -1;
 }
 
-void cpu_profile_abort(struct cpu_capture *c)
+static void cpu_profile_write(struct level_capture *lc, void *st,
+			      struct level_result *level)
 {
+	char err[REASON_LEN];
+
+	if (cpu_profile_finish(st, level,
+			       level->status == LEVEL_OK && !lc->error[0], err,
+			       sizeof(err)))
+		capture_error(lc, "%s", err);
+}
+
+/* Kills and reaps what the capture started and removes its profile. */
+static void cpu_profile_abort(struct level_capture *lc, void *st)
+{
+	struct cpu_capture *c = st;
+
+	(void)lc;
 	if (!c->params)
 		return;
 	perf_record_abort(&c->perf);
@@ -391,6 +445,17 @@ void cpu_profile_abort(struct cpu_capture *c)
 		unlink(c->data);
 	c->params = NULL;
 }
+
+const struct capture_ops cpu_profile_capture = {
+	.name = "cpu-profile",
+	.level_size = sizeof(struct cpu_capture),
+	.wanted = cpu_profile_wanted,
+	.check = cpu_profile_check,
+	.prepare = cpu_profile_prepare,
+	.start = cpu_profile_start,
+	.write = cpu_profile_write,
+	.abort = cpu_profile_abort,
+};
 
 bool cpu_profile_disturbed(const struct cpu_profile *prof)
 {

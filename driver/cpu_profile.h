@@ -2,15 +2,11 @@
 #ifndef AIMSWEEP_CPU_PROFILE_H
 #define AIMSWEEP_CPU_PROFILE_H
 
-#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <sys/types.h>
 
-#include "driver/params.h"
-#include "driver/perf_record.h"
+#include "driver/capture.h"
 #include "driver/result.h"
 
 /*
@@ -31,56 +27,16 @@
 #define CPU_PROFILE_DISTURB_PCT 2.0
 
 /*
- * A level's CPU profile, in the steps of struct level_capture (capture.h):
- *
- *   cpu_profile_prepare()  at the gate: `perf record -a -e cpu-clock`
- *                          starts with its sampling off and waits
- *   cpu_profile_start()    t0: sampling goes on, and off again
- *                          slice_s later (a timer process does that)
- *   cpu_profile_finish()   after the users parked: perf is stopped, its
- *                          report read into level->cpu_prof
- *   cpu_profile_abort()    instead of finish: everything ends, no report
- *
- * Zeroed, it means "nothing started".
+ * --cpu-profile. check proves, once before the first level, that perf is
+ * here, may sample the whole machine, and prints a report this parser
+ * reads (a 0.1 s profile in a temporary directory). At the gate `perf
+ * record -a -e cpu-clock` starts with its sampling off and is waited for;
+ * at t0 sampling goes on, and off again --cpu-profile-seconds later (a
+ * timer process does that). After the users parked perf is stopped and,
+ * when the level is ok so far, its report read into the level's
+ * cpu_prof.
  */
-struct cpu_capture {
-	const struct run_params *params;
-	char dir[PATH_MAX];	/* the level's directory, absolute */
-	char data[PATH_MAX];	/* perf record's output */
-	/* perf record, and its timer that turns sampling off at t0 +
-	 * slice_s. */
-	struct perf_record perf;
-	double slice_s;		/* how long sampling is on */
-	bool started;
-	uint64_t perf_cpu0_ns;	/* perf record's CPU time at t0 */
-	char error[REASON_LEN];	/* the first failure; it fails the level */
-};
-
-/*
- * Once before the first level: proves that perf is here, may sample the
- * whole machine, and prints a report this parser reads (a 0.1 s profile
- * in a temporary directory). -1 with what failed and how to fix it.
- */
-int cpu_profile_check(const struct run_params *p, char *err, size_t errlen);
-
-/* While the level's users wait at the gate; level_dir exists and is
- * absolute. -1 with the reason in err; cpu_profile_abort() anyway. */
-int cpu_profile_prepare(struct cpu_capture *c, const struct run_params *p,
-			const char *level_dir, char *err, size_t errlen);
-
-/* At t0. A failure is kept for cpu_profile_finish(). */
-void cpu_profile_start(struct cpu_capture *c);
-
-/*
- * After the level's users have parked: stops perf and, when `report` (the
- * level is ok so far), reads its profile into level->cpu_prof. -1 with
- * the reason in err when anything failed: the level fails with it.
- */
-int cpu_profile_finish(struct cpu_capture *c, struct level_result *level,
-		       bool report, char *err, size_t errlen);
-
-/* Kills and reaps what the capture started and removes its profile. */
-void cpu_profile_abort(struct cpu_capture *c);
+extern const struct capture_ops cpu_profile_capture;
 
 /*
  * Reads the text of `perf report --stdio --sort sym -n` (perf 6.1: '#'

@@ -21,6 +21,11 @@
 
 #define HOOK_OUT_NAME "hook.out"
 
+/* A level's hook: its supervisor, which leads the hook's process group. */
+struct hook_level {
+	pid_t pid;
+};
+
 /* In the hook's supervisor, when the driver dies: the whole group goes. */
 static void supervisor_orphaned(int sig)
 {
@@ -121,8 +126,14 @@ static char **hook_environment(char *const ours[], size_t n_ours)
 	return env;
 }
 
-void hook_start(struct level_capture *c)
+static bool hook_wanted(const struct run_params *p)
 {
+	return p->hook_cmd != NULL;
+}
+
+static void hook_start(struct level_capture *c, void *st)
+{
+	struct hook_level *h = st;
 	const struct run_params *p = c->params;
 	char users[48], level[48], runtime[64], dir[PATH_MAX + 32];
 	char out_path[PATH_MAX + 32];
@@ -148,27 +159,29 @@ void hook_start(struct level_capture *c)
 		close(out);
 		return;
 	}
-	c->hook_pid = spawn_hook(argv, out, env);
-	if (c->hook_pid < 0) {
-		c->hook_pid = 0;
+	h->pid = spawn_hook(argv, out, env);
+	if (h->pid < 0) {
+		h->pid = 0;
 		capture_error(c, "hook: cannot fork: %s", strerror(errno));
 	}
 	free(env);
 	close(out);
 }
 
-void hook_finish(struct level_capture *c, struct level_result *level)
+static void hook_write(struct level_capture *c, void *st,
+		       struct level_result *level)
 {
+	struct hook_level *h = st;
 	/* How it ended is its own doing only if it ended before the level
 	 * did: after our SIGTERM, a shell may well exit 143. */
 	bool by_itself;
 	const char *sig_name;
 	int status;
 
-	if (c->hook_pid <= 0)
+	if (h->pid <= 0)
 		return;
-	by_itself = process_has_exited(c->hook_pid);
-	status = process_end_group(&c->hook_pid, SIGTERM, HOOK_TERM_GRACE_S);
+	by_itself = process_has_exited(h->pid);
+	status = process_end_group(&h->pid, SIGTERM, HOOK_TERM_GRACE_S);
 	level->hook_ran = true;
 	level->hook_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	level->hook_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
@@ -186,7 +199,20 @@ void hook_finish(struct level_capture *c, struct level_result *level)
 			 sig_name ? sig_name : "?", c->dir);
 }
 
-void hook_abort(struct level_capture *c)
+/* Ends the hook at once, for an interrupted level. */
+static void hook_abort(struct level_capture *c, void *st)
 {
-	process_end_group(&c->hook_pid, SIGTERM, HOOK_ABORT_GRACE_S);
+	struct hook_level *h = st;
+
+	(void)c;
+	process_end_group(&h->pid, SIGTERM, HOOK_ABORT_GRACE_S);
 }
+
+const struct capture_ops hook_capture = {
+	.name = "hook",
+	.level_size = sizeof(struct hook_level),
+	.wanted = hook_wanted,
+	.start = hook_start,
+	.write = hook_write,
+	.abort = hook_abort,
+};

@@ -2,21 +2,15 @@
 #ifndef AIMSWEEP_HOOK_H
 #define AIMSWEEP_HOOK_H
 
-#include "driver/result.h"
+#include "driver/capture.h"
 
-struct level_capture;
-
-/* At t0: starts `/bin/sh -c HOOK` with the level in its environment
+/*
+ * At t0: starts `/bin/sh -c HOOK` with the level in its environment
  * (AIMSWEEP_USERS, AIMSWEEP_LEVEL, AIMSWEEP_RUNTIME, AIMSWEEP_LEVEL_DIR)
- * and its output appended to c->dir/hook.out. */
-void hook_start(struct level_capture *c);
-
-/* At the level's end: ends the hook if it still runs (SIGTERM, then
- * SIGKILL) and records how it ended in the level; warns when it failed
- * by itself. */
-void hook_finish(struct level_capture *c, struct level_result *level);
-
-/* Ends the hook at once, for an interrupted level. */
-void hook_abort(struct level_capture *c);
+ * and its output appended to the level's hook.out. At the level's end it
+ * is ended if it still runs (SIGTERM, then SIGKILL), and how it ended is
+ * recorded in the level, with a warning when it failed by itself.
+ */
+extern const struct capture_ops hook_capture;
 
 #endif

@@ -13,12 +13,6 @@
 
 #include "driver/lock_bpf.skel.h"
 
-/* Distinct call stacks, and (stack, lock type) keys, a window can hold.
- * A level of a few workloads waits in tens to hundreds of places; what
- * does not fit is counted as lost, never dropped silently. */
-#define LOCK_BPF_STACKS 16384
-#define LOCK_BPF_KEYS 16384
-
 struct lock_bpf {
 	struct lock_bpf_skel *skel;
 	int n_cpus;		/* possible CPUs: per-CPU maps' width */
@@ -43,9 +37,9 @@ static int keep_libbpf_message(enum libbpf_print_level level,
 	return 0;
 }
 
-bool lock_bpf_built(void)
+const char *lock_bpf_missing(void)
 {
-	return true;
+	return NULL;
 }
 
 static void open_failed(const char *what, int rc, bool *denied, char *err,
@@ -59,7 +53,8 @@ static void open_failed(const char *what, int rc, bool *denied, char *err,
 		snprintf(err + strlen(err), errlen - strlen(err), ")");
 }
 
-static int size_maps(struct lock_bpf_skel *skel, unsigned int tasks)
+static int size_maps(struct lock_bpf_skel *skel, unsigned int tasks,
+		     unsigned int keys)
 {
 	int rc;
 
@@ -68,12 +63,13 @@ static int size_maps(struct lock_bpf_skel *skel, unsigned int tasks)
 		rc = bpf_map__set_max_entries(skel->maps.stacks,
 					      LOCK_BPF_STACKS);
 	if (!rc)
-		rc = bpf_map__set_max_entries(skel->maps.sums, LOCK_BPF_KEYS);
+		rc = bpf_map__set_max_entries(skel->maps.sums,
+					      keys ? keys : LOCK_BPF_KEYS);
 	return rc;
 }
 
-struct lock_bpf *lock_bpf_open(unsigned int tasks, bool *denied, char *err,
-			       size_t errlen)
+struct lock_bpf *lock_bpf_open(unsigned int tasks, unsigned int keys,
+			       bool *denied, char *err, size_t errlen)
 {
 	struct lock_bpf *b = calloc(1, sizeof(*b));
 	int rc;
@@ -92,7 +88,7 @@ struct lock_bpf *lock_bpf_open(unsigned int tasks, bool *denied, char *err,
 		open_failed("open", -errno, denied, err, errlen);
 		goto fail;
 	}
-	rc = size_maps(b->skel, tasks);
+	rc = size_maps(b->skel, tasks, keys);
 	if (!rc)
 		rc = lock_bpf_skel__load(b->skel);
 	if (rc) {
@@ -235,7 +231,8 @@ static int read_sums(struct lock_bpf *b, struct lock_bpf_total **out,
 {
 	int fd = bpf_map__fd(b->skel->maps.sums);
 	struct lock_bpf_sum *percpu = calloc(b->n_cpus, sizeof(*percpu));
-	struct lock_bpf_total *v = calloc(LOCK_BPF_KEYS, sizeof(*v));
+	size_t max = bpf_map__max_entries(b->skel->maps.sums);
+	struct lock_bpf_total *v = calloc(max, sizeof(*v));
 	struct lock_bpf_key key, next;
 	bool first = true;
 
@@ -245,7 +242,7 @@ static int read_sums(struct lock_bpf *b, struct lock_bpf_total **out,
 		free(v);
 		return ENOMEM;
 	}
-	while (*n < LOCK_BPF_KEYS &&
+	while (*n < max &&
 	       !bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
 		first = false;
 		key = next;
@@ -335,15 +332,16 @@ struct lock_bpf {
 	int unused;
 };
 
-bool lock_bpf_built(void)
+const char *lock_bpf_missing(void)
 {
-	return false;
+	return BPF_COLLECTOR_MISSING;
 }
 
-struct lock_bpf *lock_bpf_open(unsigned int tasks, bool *denied, char *err,
-			       size_t errlen)
+struct lock_bpf *lock_bpf_open(unsigned int tasks, unsigned int keys,
+			       bool *denied, char *err, size_t errlen)
 {
 	(void)tasks;
+	(void)keys;
 	*denied = false;
 	snprintf(err, errlen,
 		 "the in-kernel lock collector was not built: configure found no %s",

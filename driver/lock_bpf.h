@@ -10,6 +10,12 @@
 #include "driver/lock_bpf_maps.h"
 #include "driver/lock_report.h"
 
+/* Distinct call stacks, and (stack, lock type) keys, a window can hold.
+ * A level of a few workloads waits in tens to hundreds of places; what
+ * does not fit is counted as lost, never dropped silently. */
+#define LOCK_BPF_STACKS 16384
+#define LOCK_BPF_KEYS 16384
+
 /* Events of a window the collector could not record (lock_bpf_maps.h
  * says when each happens). */
 struct lock_bpf_lost {
@@ -28,17 +34,19 @@ struct lock_bpf_lost {
  */
 struct lock_bpf;
 
-/* False when aimsweep was built without libbpf, clang and bpftool. */
-bool lock_bpf_built(void);
+/* NULL when the collector was built in; else what configure did not
+ * find of libbpf, clang and bpftool ("libbpf (Debian: libbpf-dev)"). */
+const char *lock_bpf_missing(void);
 
 /*
- * Loads the program with room for `tasks` tasks waiting at once and
- * attaches it. NULL with the reason in err; *denied is true when it
+ * Loads the program with room for `tasks` tasks waiting at once and for
+ * `keys` (call stack, lock type) sums (0: the default, LOCK_BPF_KEYS),
+ * and attaches it. NULL with the reason in err; *denied is true when it
  * failed for want of privilege (root, or CAP_BPF with CAP_PERFMON),
  * false when this kernel or build cannot run it at all.
  */
-struct lock_bpf *lock_bpf_open(unsigned int tasks, bool *denied, char *err,
-			       size_t errlen);
+struct lock_bpf *lock_bpf_open(unsigned int tasks, unsigned int keys,
+			       bool *denied, char *err, size_t errlen);
 
 /* Empties the sums and the counters of the last window, and the waits
  * kept for its reading. 0, or an errno with the reason in err. */

@@ -8,6 +8,7 @@
 #include "driver/paths.h"
 #include "driver/limits.h"
 #include "driver/list.h"
+#include "driver/lock_bpf.h"
 #include "driver/params.h"
 #include "driver/plot.h"
 #include "driver/report.h"
@@ -89,6 +90,11 @@ static int version_main(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printf("aimsweep %s\n", PACKAGE_VERSION);
+	if (lock_bpf_missing())
+		printf("lock profile: perf lock record only (built without %s)\n",
+		       lock_bpf_missing());
+	else
+		printf("lock profile: in-kernel collector (BPF), perf lock record as fallback\n");
 	return EXIT_OK;
 }
 

@@ -400,13 +400,17 @@ const struct run_option run_options[] = {
 	  .help = "the knee is the first ok level whose per-user throughput "
 		  "is below FRACTION of the first ok level's" },
 	{ "lock-profile", 0, OPT_FLAG, RUN_FIELD(lock_profile),
-	  .help = "profile kernel lock contention in each level's window with "
-		  "perf lock (root or kernel.perf_event_paranoid -1); the top "
-		  "callers by wait go into result.json" },
+	  .help = "count kernel lock contention in each level's window, in "
+		  "the kernel (root, or CAP_BPF and CAP_PERFMON) or with perf "
+		  "lock record where the in-kernel collector cannot load; the "
+		  "top callers by wait go into result.json" },
 	{ "lock-profile-seconds", 0, OPT_SECONDS, RUN_FIELD(lock_profile_s),
-	  .def = 1, .min = 0.1, .max = 86400, .metavar = "N",
+	  .def_note = "the whole window with the in-kernel collector, 1 with "
+		      "perf lock record",
+	  .min = 0.1, .max = 86400, .metavar = "N",
 	  .needs = "lock-profile", .json = "lock_profile.seconds",
-	  .help = "profile the first N seconds of each window, at most the "
+	  .help = "profile only the first N seconds of each window (after "
+		  "the CPU profile's with perf lock record), at most the "
 		  "runtime" },
 	{ "lock-profile-top", 0, OPT_UINT, RUN_FIELD(lock_profile_top),
 	  .def = 10, .min = 1, .max = 100000, .what = "a number",

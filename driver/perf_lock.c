@@ -1,4 +1,4 @@
-/* driver/perf_lock.c: a level's lock profile: `perf lock record` over a slice of the window, and its report read into the level. */
+/* driver/perf_lock.c: a level's lock profile by `perf lock record` over a slice of the window, and its report read into the level: the fallback of the in-kernel collector (lock_profile.c). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -28,9 +28,23 @@
  */
 #define PERF_MAX_SIZE "256M"
 
+/* How long perf's events are on in each window when
+ * --lock-profile-seconds does not say: perf lock record costs the
+ * workload enough (docs/profiles.md) that it takes a slice, not the
+ * window. */
+#define PERF_LOCK_SLICE_S 1.0
+
 #define PERF_DATA_NAME "perf.data"
 #define PERF_LOG_NAME "perf-record.log"
 #define REPORT_NAME "lock-contention.txt"
+
+/* A level's lock profile. */
+struct lock_level {
+	char perf_data[PATH_MAX];
+	struct perf_record perf;	/* perf lock record and its timer */
+	double offset_s;	/* from t0 to its events going on */
+	double profile_s;	/* how long they are on */
+};
 
 /* The header perf lock contention prints for the fields we ask for. */
 static const char *const report_header[] = {
@@ -75,12 +89,14 @@ static void perf_failed(const struct perf_record *r, int status, char *err,
 }
 
 /*
- * Starts `perf lock record` on the whole system, writing c->perf_data,
- * with its events off until "enable", and waits until it is ready.
+ * Starts `perf lock record` on the whole system, writing l->perf_data,
+ * its log in dir, with its events off until "enable", and waits until it
+ * is ready.
  */
-static int perf_launch(struct level_capture *c, char *err, size_t errlen)
+static int perf_launch(struct lock_level *l, const char *dir, char *err,
+		       size_t errlen)
 {
-	struct perf_record *r = &c->perf;
+	struct perf_record *r = &l->perf;
 	char *argv[] = {
 		"perf", "lock", "record",
 		/* Events off until enabled: only the window is profiled. */
@@ -88,58 +104,77 @@ static int perf_launch(struct level_capture *c, char *err, size_t errlen)
 		/* No copies of binaries into ~/.debug. */
 		"-N",
 		"--max-size=" PERF_MAX_SIZE,
-		"-a", "-o", c->perf_data, NULL
+		"-a", "-o", l->perf_data, NULL
 	};
 
 	r->what = "lock profile";
 	r->cmd = "perf lock record";
-	snprintf(r->log_path, sizeof(r->log_path), "%s/" PERF_LOG_NAME, c->dir);
+	snprintf(r->log_path, sizeof(r->log_path), "%s/" PERF_LOG_NAME, dir);
 	return perf_record_launch(r, argv, perf_failed, err, errlen);
 }
 
-/* Makes c's profile path in c->dir; -1 with err when it does not fit. */
-static int perf_data_path(struct level_capture *c, char *err, size_t errlen)
+/* Makes l's profile path in dir; -1 with err when it does not fit. */
+static int perf_data_path(struct lock_level *l, const char *dir, char *err,
+			  size_t errlen)
 {
-	if (path_join(c->perf_data, sizeof(c->perf_data), c->dir,
+	if (path_join(l->perf_data, sizeof(l->perf_data), dir,
 		      PERF_DATA_NAME))
 		return 0;
-	snprintf(err, errlen, "%s: path too long", c->dir);
+	snprintf(err, errlen, "%s: path too long", dir);
 	return -1;
 }
 
 /* The check's own profile: the same steps as a level's (start, enable
- * for 0.1 s, stop), in c->dir. */
-static int perf_check_profile(struct level_capture *c, char *err,
-			      size_t errlen)
+ * for 0.1 s, stop), in dir. */
+static int perf_check_profile(struct lock_level *l, const char *dir,
+			      char *err, size_t errlen)
 {
 	struct stat st;
 
-	if (perf_data_path(c, err, errlen) || perf_launch(c, err, errlen))
+	if (perf_data_path(l, dir, err, errlen) ||
+	    perf_launch(l, dir, err, errlen))
 		return -1;
-	if (perf_record_try(&c->perf, 0.1,
+	if (perf_record_try(&l->perf, 0.1,
 			    "perf lock record: cannot enable its events", err,
 			    errlen))
 		return -1;
-	if (stat(c->perf_data, &st) || st.st_size == 0) {
+	if (stat(l->perf_data, &st) || st.st_size == 0) {
 		snprintf(err, errlen,
-			 "perf lock record exited 0 but wrote no %s", c->perf_data);
+			 "perf lock record exited 0 but wrote no %s", l->perf_data);
 		return -1;
 	}
 	return 0;
 }
 
-int perf_lock_check(const struct run_params *p, char *err, size_t errlen)
+/* --lock-profile-seconds, or the slice perf takes by default. */
+static double slice_s(const struct run_params *p)
 {
-	struct level_capture c;
-	char why[REASON_LEN + 64], path[PATH_MAX + 32];
+	return p->lock_profile_s > 0 ? p->lock_profile_s : PERF_LOCK_SLICE_S;
+}
+
+static int perf_lock_check(const struct run_params *p, void **run, char *err,
+			   size_t errlen)
+{
+	char dir[PATH_MAX], why[REASON_LEN + 64], path[PATH_MAX + 32];
+	struct lock_level l;
 	int rc;
 
-	memset(&c, 0, sizeof(c));
-	c.params = p;
-	if (perf_record_check_dir("--lock-profile", "perf-check", c.dir,
-				  sizeof(c.dir), err, errlen))
+	(void)run;
+	/* The two profiles take turns in the window: each alone would see
+	 * the other's perf at work. */
+	if (p->cpu_profile && p->cpu_profile_s + slice_s(p) > p->runtime_s) {
+		snprintf(err, errlen,
+			 "--cpu-profile and perf lock record take turns in each window: their %g s and %g s need a runtime of at least %g s, and it is %g s (give -t %g, or shorter --cpu-profile-seconds or --lock-profile-seconds)",
+			 p->cpu_profile_s, slice_s(p),
+			 p->cpu_profile_s + slice_s(p), p->runtime_s,
+			 p->cpu_profile_s + slice_s(p));
 		return -1;
-	rc = perf_check_profile(&c, err, errlen);
+	}
+	memset(&l, 0, sizeof(l));
+	if (perf_record_check_dir("--lock-profile", "perf-check", dir,
+				  sizeof(dir), err, errlen))
+		return -1;
+	rc = perf_check_profile(&l, dir, err, errlen);
 	if (run_interrupted) {
 		snprintf(err, errlen, "interrupted");
 	} else if (rc) {
@@ -148,69 +183,64 @@ int perf_lock_check(const struct run_params *p, char *err, size_t errlen)
 		perf_record_option_error("--lock-profile", "lock profile", why,
 					 err, errlen);
 	}
-	unlink(c.perf_data);
-	snprintf(path, sizeof(path), "%s.old", c.perf_data);
+	unlink(l.perf_data);
+	snprintf(path, sizeof(path), "%s.old", l.perf_data);
 	unlink(path);
-	snprintf(path, sizeof(path), "%s/" PERF_LOG_NAME, c.dir);
+	snprintf(path, sizeof(path), "%s/" PERF_LOG_NAME, dir);
 	unlink(path);
-	rmdir(c.dir);
+	rmdir(dir);
 	return rc;
 }
 
-int perf_lock_prepare(struct level_capture *c, char *err, size_t errlen)
+/* While the users wait at the gate: perf lock record starts, its events
+ * off, writing the level's perf.data, and is waited for. */
+static int perf_lock_prepare(struct level_capture *c, void *run, void *st)
 {
 	const struct run_params *p = c->params;
+	struct lock_level *l = st;
 
-	/* Events go on at t0, or after the CPU profile's slice, which comes
-	 * first: a profile no longer than what is left of the window stays
-	 * in it (cli.c sees that both fit). */
-	if (p->cpu_profile)
-		c->profile_offset_s = c->cpu.slice_s;
-	c->profile_s = fmin(p->lock_profile_s,
-			    p->runtime_s - c->profile_offset_s);
-	c->lock_info = (struct lock_capture_info){
-		.method = "perf",
-		.offset_s = c->profile_offset_s,
-		.covered_s = c->profile_s,
-	};
-	snprintf(c->lock_info.why, sizeof(c->lock_info.why), "%s",
-		 p->lock_method == LOCK_METHOD_PERF ?
-		 "perf lock record, as --lock-method perf asked" :
-		 "perf lock record: this build has no in-kernel collector");
-	if (perf_data_path(c, err, errlen))
+	(void)run;
+	/* Events go on after the slices of the profiles before this one
+	 * (the CPU profile's): a profile no longer than what is left of
+	 * the window stays in it (cli.c sees that both fit). */
+	l->offset_s = c->slices_end_s;
+	l->profile_s = fmin(slice_s(p), p->runtime_s - l->offset_s);
+	c->slices_end_s = l->offset_s + l->profile_s;
+	if (perf_data_path(l, c->dir, c->error, sizeof(c->error)))
 		return -1;
-	return perf_launch(c, err, errlen);
+	return perf_launch(l, c->dir, c->error, sizeof(c->error));
 }
 
 /* Starts the timer that turns perf's events on at on_ns (unless 0) and
  * off at off_ns. */
-static void start_timer(struct level_capture *c, uint64_t on_ns,
-			uint64_t off_ns)
+static void start_timer(struct level_capture *c, struct lock_level *l,
+			uint64_t on_ns, uint64_t off_ns)
 {
-	if (perf_record_timer(&c->perf, on_ns, off_ns))
+	if (perf_record_timer(&l->perf, on_ns, off_ns))
 		capture_error(c, "lock profile: cannot fork the timer that ends it: %s",
 			      strerror(errno));
 }
 
-/* At t0: the events go on now, or after the CPU profile's slice. */
-void perf_lock_start(struct level_capture *c)
+/* At t0: the events go on now, or after the slices before this one. */
+static void perf_lock_start(struct level_capture *c, void *st)
 {
+	struct lock_level *l = st;
 	uint64_t on_ns = 0, off_ns;
 
-	if (c->perf.pid <= 0)
+	if (l->perf.pid <= 0)
 		return;
-	if (c->profile_offset_s > 0) {
-		on_ns = process_deadline_in(c->profile_offset_s);
-		off_ns = on_ns + (uint64_t)(c->profile_s * NSEC_PER_SEC);
-		start_timer(c, on_ns, off_ns);
+	if (l->offset_s > 0) {
+		on_ns = process_deadline_in(l->offset_s);
+		off_ns = on_ns + (uint64_t)(l->profile_s * NSEC_PER_SEC);
+		start_timer(c, l, on_ns, off_ns);
 		return;
 	}
-	off_ns = process_deadline_in(c->profile_s);
-	if (perf_record_command(&c->perf, "enable\n"))
+	off_ns = process_deadline_in(l->profile_s);
+	if (perf_record_command(&l->perf, "enable\n"))
 		capture_error(c, "lock profile: cannot enable perf's events: %s",
 			      strerror(errno));
 	else
-		start_timer(c, 0, off_ns);
+		start_timer(c, l, 0, off_ns);
 }
 
 /* Unit multipliers of perf's times: "%.2f ms", or "%llu ns" below 1 us. */
@@ -343,67 +373,6 @@ static bool unpaired(const struct lock_row *row, uint64_t capture_ns)
 	       (capture_ns && row->max_wait_ns >= capture_ns / 100 * 95);
 }
 
-static int by_total_wait(const void *a, const void *b)
-{
-	const struct lock_entry *x = a, *y = b;
-
-	if (x->total_wait_ns != y->total_wait_ns)
-		return x->total_wait_ns > y->total_wait_ns ? -1 : 1;
-	if (x->contended != y->contended)
-		return x->contended > y->contended ? -1 : 1;
-	if (strcmp(x->caller, y->caller))
-		return strcmp(x->caller, y->caller);
-	return strcmp(x->type, y->type);
-}
-
-static int by_row_total_wait(const void *a, const void *b)
-{
-	const struct lock_row *x = a, *y = b;
-
-	if (x->total_wait_ns != y->total_wait_ns)
-		return x->total_wait_ns > y->total_wait_ns ? -1 : 1;
-	return x->contended > y->contended ? -1 : x->contended < y->contended;
-}
-
-/* Adds a line to the entry of its caller and type, made when new. */
-static int merge_line(struct lock_entry **v, size_t *n, size_t *cap,
-		      const struct report_line *l)
-{
-	struct lock_entry *e = NULL, *grown;
-	struct lock_row *rows;
-
-	for (size_t i = 0; i < *n && !e; i++)
-		if (!strcmp((*v)[i].caller, l->caller) &&
-		    !strcmp((*v)[i].type, l->type))
-			e = &(*v)[i];
-	if (!e) {
-		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 32;
-			grown = realloc(*v, *cap * sizeof(**v));
-			if (!grown)
-				return ENOMEM;
-			*v = grown;
-		}
-		e = &(*v)[(*n)++];
-		memset(e, 0, sizeof(*e));
-		memcpy(e->caller, l->caller, sizeof(e->caller));
-		memcpy(e->type, l->type, sizeof(e->type));
-	}
-	rows = realloc(e->rows, (e->n_rows + 1) * sizeof(*rows));
-	if (!rows)
-		return ENOMEM;
-	e->rows = rows;
-	e->rows[e->n_rows++] = l->row;
-	e->contended += l->row.contended;
-	e->total_wait_ns += l->row.total_wait_ns;
-	if (l->row.max_wait_ns > e->max_wait_ns)
-		e->max_wait_ns = l->row.max_wait_ns;
-	/* perf's own mean for a lone line, which has no rounding of ours. */
-	e->avg_wait_ns = e->n_rows == 1 ? l->row.avg_wait_ns :
-					  e->total_wait_ns / e->contended;
-	return 0;
-}
-
 /* Reads the report's lines into *lines (malloc()ed), each with the call
  * stack printed under it. */
 static int read_report(FILE *f, struct report_line **lines, size_t *n_lines)
@@ -460,50 +429,39 @@ static int read_report(FILE *f, struct report_line **lines, size_t *n_lines)
 int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
 			     struct lock_report *out)
 {
+	struct lock_report_builder b = { 0 };
 	struct report_line *lines;
-	struct lock_entry *v = NULL;
-	size_t n_lines, n = 0, cap = 0;
+	size_t n_lines, dropped = 0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	rc = read_report(f, &lines, &n_lines);
 	for (size_t i = 0; !rc && i < n_lines; i++) {
 		if (unpaired(&lines[i].row, capture_ns))
-			out->dropped++;
+			dropped++;
 		else
-			rc = merge_line(&v, &n, &cap, &lines[i]);
+			rc = lock_report_add(&b, lines[i].caller,
+					     lines[i].type, "",
+					     &lines[i].row);
 	}
 	free(lines);
 	if (rc) {
-		lock_entries_free(v, n);
-		out->dropped = 0;
+		lock_report_discard(&b);
 		return rc;
 	}
-	for (size_t i = 0; i < n; i++)
-		qsort(v[i].rows, v[i].n_rows, sizeof(v[i].rows[0]),
-		      by_row_total_wait);
-	if (n)
-		qsort(v, n, sizeof(*v), by_total_wait);
-	for (size_t i = top; i < n; i++)
-		free(v[i].rows);
-	if (n > top)
-		n = top;
-	if (!n) {
-		free(v);
-		v = NULL;
-	}
-	out->entries = v;
-	out->n_entries = n;
+	lock_report_finish(&b, top, out);
+	out->dropped = dropped;
 	return 0;
 }
 
 /* Runs perf lock contention on the level's profile into REPORT_NAME and
  * reads its top entries into the level. */
-static void perf_report(struct level_capture *c, struct level_result *level)
+static void perf_report(struct level_capture *c, struct lock_level *l,
+			struct level_result *level)
 {
 	char path[PATH_MAX + 32], st[48];
 	char *argv[] = {
-		"perf", "lock", "contention", "-i", c->perf_data,
+		"perf", "lock", "contention", "-i", l->perf_data,
 		/* Fixed fields and order, most total wait first, each
 		 * line's call stack under it. */
 		"-v", "-k", "wait_total",
@@ -549,7 +507,7 @@ static void perf_report(struct level_capture *c, struct level_result *level)
 			      strerror(errno));
 		return;
 	}
-	rc = capture_parse_contention(f, (uint64_t)(c->profile_s * 1e9),
+	rc = capture_parse_contention(f, (uint64_t)(l->profile_s * 1e9),
 				      c->params->lock_profile_top, &report);
 	fclose(f);
 	if (rc == EBADMSG)
@@ -566,33 +524,51 @@ static void perf_report(struct level_capture *c, struct level_result *level)
 	}
 }
 
-void perf_lock_finish(struct level_capture *c, struct level_result *level)
+/* After the level: stops perf and, when the level is ok and no capture
+ * has failed so far, reads its report into the level. */
+static void perf_lock_write(struct level_capture *c, void *st,
+			    struct level_result *level)
 {
+	struct lock_level *l = st;
 	char err[REASON_LEN];
 	int status;
 
-	if (c->lock_info.method)
-		level->lock_info = c->lock_info;
-	status = perf_record_timer_end(&c->perf);
+	level->lock_info.offset_s = l->offset_s;
+	level->lock_info.covered_s = l->profile_s;
+	status = perf_record_timer_end(&l->perf);
 	/* Killed: perf's events stayed on past the window. */
 	if (WIFSIGNALED(status) && !run_interrupted)
 		capture_error(c, "lock profile: its timer did not end it within %.0f s of the window's end",
 			      PERF_TIMER_EXIT_TIMEOUT_S);
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
 		capture_error(c, "lock profile: perf would not switch its events on after the CPU profile");
-	if (c->perf.pid <= 0)
+	if (l->perf.pid <= 0)
 		return;
-	if (perf_record_stop(&c->perf, err, sizeof(err)))
+	if (perf_record_stop(&l->perf, err, sizeof(err)))
 		capture_error(c, "%s", err);
 	else if (level->status == LEVEL_OK && !c->error[0])
-		perf_report(c, level);
+		perf_report(c, l, level);
 	if (!c->params->keep_profiles)
-		unlink(c->perf_data);
+		unlink(l->perf_data);
 }
 
-void perf_lock_abort(struct level_capture *c)
+/* Kills and reaps perf and its timer, and deletes the profile. */
+static void perf_lock_abort(struct level_capture *c, void *st)
 {
-	perf_record_abort(&c->perf);
-	if (c->perf_data[0])
-		unlink(c->perf_data);
+	struct lock_level *l = st;
+
+	(void)c;
+	perf_record_abort(&l->perf);
+	if (l->perf_data[0])
+		unlink(l->perf_data);
 }
+
+const struct capture_ops perf_lock_capture = {
+	.name = "perf-lock",
+	.level_size = sizeof(struct lock_level),
+	.check = perf_lock_check,
+	.prepare = perf_lock_prepare,
+	.start = perf_lock_start,
+	.write = perf_lock_write,
+	.abort = perf_lock_abort,
+};

@@ -1,4 +1,4 @@
-/* driver/perf_lock.h: a level's lock profile: `perf lock record` over a slice of the window, and its report read into the level. */
+/* driver/perf_lock.h: a level's lock profile by `perf lock record` over a slice of the window, and its report read into the level: lock_profile.c's fallback to the in-kernel collector. */
 #ifndef AIMSWEEP_PERF_LOCK_H
 #define AIMSWEEP_PERF_LOCK_H
 
@@ -6,41 +6,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "driver/params.h"
+#include "driver/capture.h"
+#include "driver/lock_report.h"
 #include "driver/result.h"
 
-struct level_capture;
-
 /*
- * Once before the first level, with --lock-profile: proves that perf can
- * record lock events here, the way levels will (a 0.1 s profile in a
- * temporary directory). -1 with what failed and how to fix it in err.
+ * --lock-profile with perf lock record, as lock_profile.c runs it (this
+ * is no row of capture.c's table of its own). check proves, once before the first level, that perf
+ * can record lock events here, the way levels will (a 0.1 s profile in a
+ * temporary directory). At the gate `perf lock record` starts on the
+ * whole system with its events off, so that perf's own start-up (a
+ * fraction of a second of CPU, seconds of wall time when hundreds of
+ * users compete with it) is outside the window. From t0, or after the
+ * slices of the profiles before it, its events are on for
+ * --lock-profile-seconds (a timer process turns them off while the
+ * driver sleeps). After the level, when it is ok and no capture has failed
+ * so far, the top of `perf lock contention`'s report is read into the level's
+ * locks. The profile is deleted unless --keep-profiles.
  */
-int perf_lock_check(const struct run_params *p, char *err, size_t errlen);
-
-/* While the users wait at the gate: starts `perf lock record` on the whole
- * system, its events off, writing c->dir/perf.data, and waits until it is
- * ready. -1 with the reason in err. */
-int perf_lock_prepare(struct level_capture *c, char *err, size_t errlen);
-
-/* t0: perf's events go on, and off again c->profile_s later (a timer
- * process turns them off while the driver sleeps). */
-void perf_lock_start(struct level_capture *c);
-
-/* After the level: stops perf and, when the level is ok and the capture
- * has not failed, reads the top of `perf lock contention`'s report into
- * level's locks. The profile is deleted unless --keep-profiles. */
-void perf_lock_finish(struct level_capture *c, struct level_result *level);
-
-/* Kills and reaps perf and its timer, and deletes the profile. */
-void perf_lock_abort(struct level_capture *c);
-
-/* A level's lock report as aimsweep keeps it. */
-struct lock_report {
-	struct lock_entry *entries;	/* malloc()ed, NULL when none */
-	size_t n_entries;
-	size_t dropped;		/* lines perf could not have measured */
-};
+extern const struct capture_ops perf_lock_capture;
 
 /*
  * Reads the text of `perf lock contention -v -F

@@ -38,6 +38,7 @@ struct sweep {
 	const char *shared_dirs[MAX_SCRATCH_DIRS];
 	char shared_paths[MAX_SCRATCH_DIRS][PATH_MAX];
 	struct run_result result;
+	struct capture_run *captures;	/* NULL: none asked for */
 	char result_dir[PATH_MAX];
 	char json_path[PATH_MAX];
 };
@@ -521,7 +522,7 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 		goto stop;
 	level->start_s = (double)(now_ns() - t_start) / NSEC_PER_SEC;
 	level_dir_name(s, users, index, repeat, level_dir, sizeof(level_dir));
-	if (capture_prepare(&cap, p, users, index, level_dir, err,
+	if (capture_prepare(&cap, s->captures, users, index, level_dir, err,
 			    sizeof(err))) {
 		lr.failed = true;
 		snprintf(lr.reason, sizeof(lr.reason), "%s", err);
@@ -534,9 +535,13 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	if (!settle(s, &lr, users, t_gate))
 		goto stop;
 	window_open(s, &lr, users, &w);
-	capture_start(&cap);
+	capture_start(&cap, s->t0.t_ns);
 	measured = window_close(s, level, &w,
 				sample_window(s, &lr, users, level, tag));
+	/* After the machine's and the driver's counters at t1 are read, so
+	 * that what a capture does to end is outside the window. */
+	if (measured)
+		capture_stop(&cap, s->t1.t_ns);
 stop:
 	t_stop = now_ns();
 	progress_show("%s: stopping", tag);
@@ -946,6 +951,7 @@ static void sweep_cleanup(struct sweep *s)
 				  s->scratch[i].dir);
 	snapshot_free(&s->t0);
 	snapshot_free(&s->t1);
+	capture_run_free(s->captures);
 	arena_destroy(&s->arena);
 	run_result_free(&s->result);
 }
@@ -961,7 +967,8 @@ static int sweep_setup(struct sweep *s)
 	int rc;
 
 	/* perf must be able to record before anything is created. */
-	if (capture_wanted(p) && capture_check(p, err, sizeof(err))) {
+	if (capture_wanted(p) &&
+	    capture_check(p, &s->captures, err, sizeof(err))) {
 		if (run_interrupted)
 			return EXIT_INTERRUPTED + run_interrupted;
 		msg_error("%s", err);
