@@ -1,4 +1,4 @@
-# tests/lock-profile.sh: --lock-profile puts each level's kernel lock contention (perf lock) in result.json.
+# tests/lock-profile.sh: --lock-profile with perf lock record (asked for, or in place of an in-kernel collector that cannot load) puts each level's kernel lock contention in result.json.
 . "$(dirname "$0")/lib.sh"
 
 # Usage errors need neither root nor perf.
@@ -17,10 +17,13 @@ expect_stderr '--lock-method needs --lock-profile'
 expect_status 2 run_aimsweep run --lock-profile --lock-method kprobe \
 	--levels 1 -t 1 -o "$out" creat-contention
 expect_stderr "'kprobe' is not auto, bpf or perf"
-# Asked for by name, the in-kernel collector is not replaced by perf.
+# Asked for by name, an in-kernel collector that cannot load is not
+# replaced by perf: the run is refused before any level.
+export AIMSWEEP_TEST_LOCK_BPF=unavailable
 expect_status 2 run_aimsweep run --lock-profile --lock-method bpf \
 	--levels 1 -t 1 -o "$out" creat-contention
-expect_stderr '--lock-method bpf: this build has no in-kernel lock collector'
+expect_stderr '^aimsweep: --lock-method bpf: cannot load the in-kernel lock collector'
+[ -z "$(ls -A "$out")" ] || fail "a refused run wrote to $out"
 
 [ "$(id -u)" = 0 ] || skip "recording lock events needs root"
 need perf
@@ -30,9 +33,16 @@ perf lock record -a -o "$test_dir/check.data" -- sleep 0.1 \
 	skip "perf lock record cannot record lock events here"
 rm -f "$test_dir/check.data" "$test_dir/check.data.old"
 
-# Two levels, profiles deleted after each.
+# Two levels, profiles deleted after each. The in-kernel collector is
+# made to fail as on a kernel without its tracepoints: auto falls back to
+# perf lock record, says so once before the first level, and records why
+# in each level.
 expect_status 0 run_aimsweep run --lock-profile --levels 1,4 -t 2 -w 1 \
 	-d "$scratch" -o "$out" creat-contention
+unset AIMSWEEP_TEST_LOCK_BPF
+[ "$(grep -c 'lock profile: ' "$test_dir/stderr")" = 1 ] ||
+	fail "the method is not said once: $(cat "$test_dir/stderr")"
+expect_stderr '^aimsweep: lock profile: perf lock record: cannot load the in-kernel lock collector'
 json=$(latest_result)
 [ -f "$json" ] || fail "no result.json in $out"
 check_documented "$json"
@@ -41,9 +51,10 @@ jq_check "$json" '[.levels[].status] == ["ok", "ok"]' "levels ok"
 # How each level's profile was taken: perf here, over the first 1 s.
 jq_check "$json" '.params.lock_profile.method == "auto"' "method asked: auto"
 jq_check "$json" '[.levels[].lock_profile | .method == "perf" and
-	(.why | length) > 0 and .offset_s == 0 and .covered_s == 1 and
+	(.why | test("^perf lock record: cannot load the in-kernel")) and
+	.offset_s == 0 and .covered_s == 1 and
 	(has("lost") or has("lost_events") or has("stacks_unknown") | not)] |
-	all' "each level's lock_profile: perf, 1 s from t0, no lost counts"
+	all' "each level's lock_profile: perf and why, 1 s from t0, no lost counts"
 jq_check "$json" '[.levels[].lock_contention | type] == ["array", "array"]' \
 	"every level has a lock_contention list"
 jq_check "$json" '[.levels[].lock_contention | length <= 10] | all' \

@@ -1,0 +1,105 @@
+# tests/lock-bpf.sh: the in-kernel lock collector counts each level's whole window: the shared directory's lock rises with the users, the span is the window, lost events are counted and said, and a user without the privilege is refused before any level.
+. "$(dirname "$0")/lib.sh"
+
+wf=$AIMSWEEP_WORKFILES/creat-contention
+
+"$AIMSWEEP" version | grep -q '^lock profile: in-kernel collector' ||
+	skip "built without the in-kernel collector: $("$AIMSWEEP" version | tail -n 1)"
+[ "$(id -u)" = 0 ] || skip "loading the collector needs root"
+[ -r /sys/kernel/btf/vmlinux ] ||
+	skip "no kernel BTF (/sys/kernel/btf/vmlinux): the collector cannot attach"
+
+# Without the privilege: one line before any level, exit 2, nothing
+# written. As uid 65534, running a copy of the program where it can reach
+# it (the users' program is not needed: no level starts).
+nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+$nobody true 2>/dev/null || fail "setpriv cannot switch to uid 65534"
+dir=$(mktemp -d /tmp/aimsweep-lock-refused.XXXXXX) || fail "mktemp failed"
+chmod 755 "$dir"
+cp "$AIMSWEEP" "$wf" "$dir/" && mkdir "$dir/out" "$dir/scratch" &&
+	chmod 777 "$dir/out" "$dir/scratch" || fail "cannot set up $dir"
+(cd "$dir" && env AIMSWEEP_TEST_TAG="$tag" $nobody "$dir/aimsweep" run \
+	--no-plot --lock-profile --levels 1,2 -t 1 -d "$dir/scratch" \
+	-o "$dir/out" "$dir/creat-contention") \
+	>"$test_dir/stdout" 2>"$test_dir/stderr"
+got=$?
+left=$(ls -A "$dir/out" "$dir/scratch" | grep -v ':$' | grep .)
+rm -rf "$dir"
+[ "$got" = 2 ] || {
+	cat "$test_dir/stderr" >&2
+	fail "--lock-profile as uid 65534: exit status $got, want 2"
+}
+expect_stderr '^aimsweep: --lock-profile needs root, or CAP_BPF and CAP_PERFMON'
+[ "$(grep -vc '^aimsweep: warning: ' "$test_dir/stderr")" = 1 ] ||
+	fail "the refusal is not one line: $(cat "$test_dir/stderr")"
+! grep -q '^ *[0-9]' "$test_dir/stdout" ||
+	fail "a level ran: $(cat "$test_dir/stdout")"
+[ -z "$left" ] || fail "a refused run left $left"
+
+# A ramp: the collector is the method, said once; every level's span is
+# its window; the directory's rw_semaphore, taken for writing by creat
+# (path_openat) and unlink (do_unlinkat), is waited on more as users are
+# added.
+expect_status 0 run_aimsweep run --lock-profile --levels 1,2,4,8 -t 2 \
+	-w 0.5 -d "$scratch" -o "$out" "$wf"
+[ "$(grep -c 'lock profile: ' "$test_dir/stderr")" = 1 ] ||
+	fail "the method is not said once: $(cat "$test_dir/stderr")"
+expect_stderr '^aimsweep: lock profile: in-kernel collector, the whole window of each level'
+json=$(latest_result)
+[ -f "$json" ] || fail "no result.json in $out"
+check_documented "$json"
+jq_check "$json" '[.levels[].status] == ["ok", "ok", "ok", "ok"]' "levels ok"
+jq_check "$json" '[.levels[].lock_profile | .method == "bpf" and
+	(.why | test("in-kernel")) and .offset_s == 0] | all' \
+	"every level's method is the collector, from t0"
+jq_check "$json" '[.levels[] | (.lock_profile.covered_s - .window_s) |
+	fabs < 0.01 * 2] | all' "each level covers its window, within 1%"
+jq_check "$json" '[.levels[].lock_profile | .lost_events == 0 and
+	.lost.callers_full == 0 and .lost.tasks_full == 0] | all' \
+	"no event lost"
+jq_check "$json" '[.levels[].lock_contention | length <= 10] | all' \
+	"at most --lock-profile-top (10) entries"
+jq_check "$json" '[.levels[].lock_contention[] |
+	(.caller | length) > 0 and .total_wait_ns >= .max_wait_ns and
+	.contended == ([.rows[].contended] | add) and
+	.total_wait_ns == ([.rows[].total_wait_ns] | add) and
+	([.rows[].callstack | length >= 1] | all)] | all' \
+	"entries are whole, and the sums of their rows"
+jq_check "$json" '[.levels[].lock_contention | [.[].total_wait_ns] |
+	. == (sort | reverse)] | all' "entries sorted by total wait"
+# The directory lock's wait per level, in ns.
+dir_wait='[.levels[] | [.lock_contention[] | select(.type == "rwsem:W" and
+	(.caller | test("^(path_openat|do_unlinkat|open_last_lookups|filename_create|do_filp_open)\\+")))
+	| .total_wait_ns] | add // 0]'
+jq_check "$json" "$dir_wait"' | .[3] > 0 and .[3] > .[0] and
+	.[3] > .[1] and .[2] > .[0]' \
+	"the directory's rwsem:W wait grows from 1 to 8 users (got $(jq -c "$dir_wait" "$json"))"
+check_no_processes
+check_scratch_empty
+
+# A slice: --lock-profile-seconds covers the first second of the window.
+expect_status 0 run_aimsweep run --lock-profile --lock-profile-seconds 1 \
+	--levels 4 -t 2 -w 0.5 -d "$scratch" -o "$out" "$wf"
+expect_stderr 'in-kernel collector, the first 1 s of each window'
+json=$(latest_result)
+jq_check "$json" '.levels[0].status == "ok" and
+	.levels[0].lock_profile.covered_s == 1 and
+	.params.lock_profile.seconds == 1' "1 s covered of the 2 s window"
+
+# Room for one caller only: the waits of every other one are lost,
+# counted in the level, and said on standard error.
+export AIMSWEEP_TEST_LOCK_BPF=keys:1
+expect_status 0 run_aimsweep run --lock-profile --levels 8 -t 1 -w 0.5 \
+	-d "$scratch" -o "$out" "$wf"
+unset AIMSWEEP_TEST_LOCK_BPF
+json=$(latest_result)
+jq_check "$json" '.levels[0].lock_profile | .lost.callers_full > 0 and
+	.lost_events == .lost.no_begin + .lost.callers_full' \
+	"a full map's waits are counted as lost"
+jq_check "$json" '[.levels[0].lock_contention[] | select(.contended > 0)] |
+	length == 1' "the one caller there was room for is kept (waits still
+	going on at t1 add their time, uncounted, to others)"
+expect_stderr '8 users: the lock profile lost [0-9]* waits'
+check_no_processes
+check_scratch_empty
+pass
