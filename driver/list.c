@@ -78,6 +78,8 @@ static void print_job_block(FILE *f, const struct job *j)
 		fprintf(f, "%sbefore each op, untimed: %s\n", indent, j->setup);
 	if (j->deviation)
 		fprintf(f, "%sdeviation from reaim: %s\n", indent, j->deviation);
+	if (j->on_tmpfs)
+		fprintf(f, "%son a tmpfs: %s\n", indent, j->on_tmpfs);
 }
 
 /*
@@ -103,7 +105,7 @@ static void list_jobs(FILE *f, bool verbose)
 	if (verbose)
 		fprintf(f, "# jobs: name, family, what it does; then its units, AIM7 1.1's name where\n"
 			   "# reaim's differs, unit of an inner op, inner ops per op, syscalls per op,\n"
-			   "# untimed setup, deviation from reaim\n");
+			   "# untimed setup, deviation from reaim, what it cannot measure on a tmpfs\n");
 	else
 		fprintf(f, "# jobs: name, family, unit of an inner op (inner ops per op), syscalls per op\n");
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {

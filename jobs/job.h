@@ -99,6 +99,9 @@ struct job {
 	/* Where this AIM7 job knowingly does not do what reaim's does (a
 	 * defect of reaim's kept out, AIM7's intent kept), or NULL. */
 	const char *deviation;
+	/* What the job cannot measure when its files are on a tmpfs (which
+	 * has no device: O_DIRECT), or NULL; the run warns of it. */
+	const char *on_tmpfs;
 	int (*init)(const struct job_ctx *ctx, void **state);
 	int (*prepare)(void *state);
 	int (*run)(void *state);	/* 0 or a positive errno */
