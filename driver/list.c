@@ -219,8 +219,8 @@ void list_usage(FILE *f)
 		"makes, the syscalls one op makes; -v gives each job a block:\n"
 		"what it does, those facts a line each, AIM7 1.1's name for it\n"
 		"where reaim renamed it (a workfile may use either), its\n"
-		"untimed setup and where it deviates from reaim), and the\n"
-		"shipped workfiles.\n");
+		"untimed setup, where it deviates from reaim and what it\n"
+		"cannot measure on a tmpfs), and the shipped workfiles.\n");
 }
 
 int list_main(int argc, char **argv)
