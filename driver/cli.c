@@ -14,6 +14,7 @@
 #include "driver/cli.h"
 #include "driver/options.h"
 #include "driver/paths.h"
+#include "driver/scratch.h"
 #include "driver/util.h"
 
 void cli_run_usage(FILE *f)
@@ -232,8 +233,11 @@ static void fill_unset(struct run_params *p, const bool *given)
 			seed = now_ns() ^ (uint64_t)getpid();
 		p->seed = seed;
 	}
-	if (!p->n_scratch)
-		p->scratch_bases[p->n_scratch++] = tmp && *tmp ? tmp : "/tmp";
+	if (!p->n_scratch) {
+		p->scratch_default = !tmp || !*tmp;
+		p->scratch_bases[p->n_scratch++] =
+			p->scratch_default ? scratch_default_base() : tmp;
+	}
 	p->test_fault = getenv("AIMSWEEP_TEST_FAULT");
 	p->libexec_dir = paths_libexec_dir();
 }

@@ -62,6 +62,9 @@ static void print_job_block(FILE *f, const struct job *j)
 	fprintf(f, "  %-17s %-8s %s\n", j->name, j->family, j->summary);
 	fprintf(f, "%sunits: %s\n", indent,
 		j->units == JOB_UNITS_AIM7 ? "AIM7" : "micro");
+	if (j->aim7_name)
+		fprintf(f, "%sAIM7 1.1 name, also accepted: %s\n", indent,
+			j->aim7_name);
 	fprintf(f, "%sunit of an inner op: %s\n", indent, j->unit);
 	if (j->inner_ops_for)
 		fprintf(f, "%sinner ops per op: one per block of the user's file\n",
@@ -75,6 +78,8 @@ static void print_job_block(FILE *f, const struct job *j)
 		fprintf(f, "%sbefore each op, untimed: %s\n", indent, j->setup);
 	if (j->deviation)
 		fprintf(f, "%sdeviation from reaim: %s\n", indent, j->deviation);
+	if (j->on_tmpfs)
+		fprintf(f, "%son a tmpfs: %s\n", indent, j->on_tmpfs);
 }
 
 /*
@@ -98,8 +103,9 @@ static void list_jobs(FILE *f, bool verbose)
 	bool first = true;
 
 	if (verbose)
-		fprintf(f, "# jobs: name, family, what it does; then its units, unit of an inner op,\n"
-			   "# inner ops per op, syscalls per op, untimed setup, deviation from reaim\n");
+		fprintf(f, "# jobs: name, family, what it does; then its units, AIM7 1.1's name where\n"
+			   "# reaim's differs, unit of an inner op, inner ops per op, syscalls per op,\n"
+			   "# untimed setup, deviation from reaim, what it cannot measure on a tmpfs\n");
 	else
 		fprintf(f, "# jobs: name, family, unit of an inner op (inner ops per op), syscalls per op\n");
 	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
@@ -211,8 +217,10 @@ void list_usage(FILE *f)
 		"Lists the jobs, micro jobs then AIM7 jobs, family by family\n"
 		"(name, family, the unit of an inner op and how many one op\n"
 		"makes, the syscalls one op makes; -v gives each job a block:\n"
-		"what it does, those facts a line each, its untimed setup and\n"
-		"where it deviates from reaim), and the shipped workfiles.\n");
+		"what it does, those facts a line each, AIM7 1.1's name for it\n"
+		"where reaim renamed it (a workfile may use either), its\n"
+		"untimed setup, where it deviates from reaim and what it\n"
+		"cannot measure on a tmpfs), and the shipped workfiles.\n");
 }
 
 int list_main(int argc, char **argv)

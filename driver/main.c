@@ -1,4 +1,6 @@
 /* driver/main.c: aimsweep's entry point: picks the subcommand. */
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,71 @@
 #include "driver/users.h"
 #include "driver/util.h"
 #include "driver/workfile.h"
+
+/* The mix's jobs that cannot measure on a tmpfs what they are for: one
+ * warning for each such note, naming every job it is about. */
+static void warn_tmpfs_jobs(const char *base, const struct mix *mix)
+{
+	for (size_t i = 0; i < mix->n_entries; i++) {
+		const char *note = mix->entries[i].job->on_tmpfs;
+		char names[512] = "";
+		size_t used = 0, k;
+
+		for (k = 0; note && k < i; k++)
+			if (mix->entries[k].job->on_tmpfs == note)
+				break;
+		if (!note || k < i)
+			continue;	/* none, or said with an earlier job */
+		for (k = i; k < mix->n_entries && used < sizeof(names); k++) {
+			const struct job *j = mix->entries[k].job;
+
+			if (j->on_tmpfs == note)
+				used += snprintf(names + used,
+						 sizeof(names) - used, "%s%s",
+						 used ? ", " : "", j->name);
+		}
+		msg_warn("%s is a tmpfs: %s: %s", base, names, note);
+	}
+}
+
+/* Each scratch directory can be written in, and what its filesystem is;
+ * what that means for the measurement is said before the run. */
+static int check_scratch_bases(struct run_params *p, const struct mix *mix)
+{
+	char err[PATH_MAX + 256];
+
+	for (size_t i = 0; i < p->n_scratch; i++) {
+		const char *base = p->scratch_bases[i];
+		const struct scratch_fs *fs = &p->scratch_fs[i];
+
+		if (scratch_check_base(base, err, sizeof(err))) {
+			msg_error("%s", err);
+			return EXIT_USAGE;
+		}
+		scratch_probe_fs(base, &p->scratch_fs[i]);
+		if (!mix_uses_dir(mix))
+			continue;
+		if (!strcmp(fs->type, "tmpfs"))
+			warn_tmpfs_jobs(base, mix);
+		else if (p->scratch_default)
+			msg_warn("no -d, DISKDIR or TMPDIR, and %s is not a "
+				 "tmpfs one can write in: the users' files go "
+				 "to %s, on %s, which the run measures as much "
+				 "as the kernel; give -d a tmpfs to measure the "
+				 "kernel alone",
+				 SCRATCH_TMPFS, base, fs->type);
+		/* A back-to-back comparison on such a disk measures this as
+		 * much as the kernel change: say so before the run. */
+		if (fs->journal == 0)
+			msg_warn("%s is on %s without a journal, which does not reuse "
+				 "the inodes of files deleted in the last minute (six "
+				 "while they are not written back): file-creating jobs "
+				 "slow down when runs follow each other; leave a few "
+				 "minutes between runs you compare",
+				 base, fs->type);
+	}
+	return 0;
+}
 
 static int run_main(int argc, char **argv)
 {
@@ -56,23 +123,7 @@ static int run_main(int argc, char **argv)
 	/* --check-limits asks no more than that: nothing is made. */
 	if (rc || p.check_limits)
 		goto out;
-	for (size_t i = 0; !rc && i < p.n_scratch; i++) {
-		if (scratch_check_base(p.scratch_bases[i], err, sizeof(err))) {
-			msg_error("%s", err);
-			rc = EXIT_USAGE;
-			break;
-		}
-		scratch_probe_fs(p.scratch_bases[i], &p.scratch_fs[i]);
-		/* A back-to-back comparison on such a disk measures this as
-		 * much as the kernel change: say so before the run. */
-		if (p.scratch_fs[i].journal == 0 && mix_uses_dir(&mix))
-			msg_warn("%s is on %s without a journal, which does not reuse "
-				 "the inodes of files deleted in the last minute (six "
-				 "while they are not written back): file-creating jobs "
-				 "slow down when runs follow each other; leave a few "
-				 "minutes between runs you compare",
-				 p.scratch_bases[i], p.scratch_fs[i].type);
-	}
+	rc = check_scratch_bases(&p, &mix);
 	if (!rc)
 		rc = sweep_run(&p, &mix);
 out:

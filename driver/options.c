@@ -465,7 +465,8 @@ const struct run_option run_options[] = {
 	  .def_note = "the workfile's LAYOUT, else per-user",
 	  .help = "all users work in one directory, or each in its own" },
 	{ "dir", 'd', OPT_CUSTOM, .metavar = "DIR", .config_key = "DISKDIR",
-	  .def_note = "-c's DISKDIR, else $TMPDIR, else /tmp",
+	  .def_note = "-c's DISKDIR, else $TMPDIR, else /dev/shm when it is "
+		      "a writable tmpfs, else /tmp",
 	  .json = "scratch_dirs", .parse = parse_dir, .to_json = dirs_json,
 	  .help = "scratch directory; a private aimsweep.XXXXXX directory is "
 		  "made inside and removed at the end; repeat -d to spread "

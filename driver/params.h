@@ -43,10 +43,12 @@ struct run_params {
 	double warmup_s;	/* from the gate opening to t0 */
 	double grace_s;		/* after the stop flag, before SIGKILL */
 	/* -d (repeatable), else the config's DISKDIRs, else $TMPDIR, else
-	 * /tmp; user u works in scratch_bases[u % n_scratch]. */
+	 * scratch_default_base(); user u works in
+	 * scratch_bases[u % n_scratch]. */
 	const char *scratch_bases[MAX_SCRATCH_DIRS];
 	struct scratch_fs scratch_fs[MAX_SCRATCH_DIRS]; /* of each base */
 	size_t n_scratch;
+	bool scratch_default;	/* nothing named a place: the default chose */
 	const char *config_path;	/* -c */
 	struct config config;		/* its contents, when config_path */
 	const char *output_dir;	/* -o */

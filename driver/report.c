@@ -84,6 +84,36 @@ static void put_levels(FILE *f, const cJSON *levels)
 	free(users);
 }
 
+/* "# users' files in /dev/shm (tmpfs)": the filesystems the run measured
+ * besides the rest of the kernel, from params.scratch_dirs and
+ * scratch_fs; nothing for a result that has neither. */
+static void put_scratch(FILE *f, const cJSON *params)
+{
+	const cJSON *dirs = json_arr(params, "scratch_dirs");
+	const cJSON *fss = json_arr(params, "scratch_fs");
+	const cJSON *dir;
+	int i = 0;
+
+	if (!array_len(dirs))
+		return;
+	fputs("# users' files in ", f);
+	cJSON_ArrayForEach(dir, dirs) {
+		const cJSON *fs = cJSON_GetArrayItem(fss, i);
+		const cJSON *journal =
+			cJSON_GetObjectItemCaseSensitive(fs, "journal");
+
+		if (i++)
+			fputs(", ", f);
+		fput_safe(f, cJSON_IsString(dir) ? dir->valuestring : "?");
+		fputs(" (", f);
+		fput_safe(f, json_str(fs, "type") ?: "unknown");
+		if (cJSON_IsFalse(journal))
+			fputs(" without a journal", f);
+		fputc(')', f);
+	}
+	fputc('\n', f);
+}
+
 void report_default_header(FILE *f, const cJSON *root, const char *source)
 {
 	const cJSON *host = json_obj(root, "host");
@@ -107,6 +137,7 @@ void report_default_header(FILE *f, const cJSON *root, const char *source)
 	fput_safe(f, json_str(host, "kernel_release"));
 	fprintf(f, ", %g CPUs, %.1f GiB\n", json_num(host, "cpus_online"),
 		mem / (1024.0 * 1024 * 1024));
+	put_scratch(f, params);
 	if (source) {
 		fputs("# results ", f);
 		fput_safe(f, source);

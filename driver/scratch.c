@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <linux/magic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -122,6 +124,23 @@ void scratch_probe_fs(const char *base, struct scratch_fs *fs)
 	if (!strcmp(fs->type, "ext2") || !strcmp(fs->type, "ext3") ||
 	    !strcmp(fs->type, "ext4"))
 		fs->journal = ext4_journal(fs_maj, fs_min);
+}
+
+/*
+ * /dev/shm rather than a tmpfs of our own: it is there on every Linux
+ * system with a C library, any user can write in it, and nothing is left
+ * mounted when the driver is killed, while mounting needs root and a
+ * mount namespace the users would have to share.
+ */
+const char *scratch_default_base(void)
+{
+	char err[PATH_MAX + 64];
+	struct statfs sf;
+
+	if (!statfs(SCRATCH_TMPFS, &sf) && sf.f_type == TMPFS_MAGIC &&
+	    !scratch_check_base(SCRATCH_TMPFS, err, sizeof(err)))
+		return SCRATCH_TMPFS;
+	return "/tmp";
 }
 
 /*

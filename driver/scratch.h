@@ -26,6 +26,14 @@ struct scratch_fs {
 /* The filesystem that holds base: its mount's type, "unknown" where no
  * mount matches, and for ext2/3/4 whether a journal runs on it. */
 void scratch_probe_fs(const char *base, struct scratch_fs *fs);
+/*
+ * Where the users' files go when neither -d, a DISKDIR nor $TMPDIR names
+ * a place: SCRATCH_TMPFS when it is a tmpfs we can write in, so that the
+ * run measures the kernel and not the state of a disk (LKP's aim7 mounts
+ * a tmpfs for its runs for the same reason); else /tmp.
+ */
+#define SCRATCH_TMPFS "/dev/shm"
+const char *scratch_default_base(void);
 /* Creates the private directory and its owner file. */
 int scratch_create(struct scratch *s, const char *base, char *err,
 		   size_t errlen);

@@ -209,7 +209,8 @@ total:
 static int parse_line(struct parser *p, char *line)
 {
 	char *words[3], *hash, copy[128];
-	const struct job *job, *near;
+	const struct job *job;
+	const char *near;
 	uint64_t weight;
 	int n, rc;
 
@@ -250,7 +251,7 @@ static int parse_line(struct parser *p, char *line)
 		near = job_nearest(words[1]);
 		if (near)
 			return parse_error(p, "unknown job '%s'; did you mean '%s'? (aimsweep list jobs)",
-					   words[1], near->name);
+					   words[1], near);
 		return parse_error(p, "unknown job '%s' (aimsweep list jobs shows them all)",
 				   words[1]);
 	}

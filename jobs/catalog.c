@@ -21,9 +21,13 @@ unsigned long job_inner_ops(const struct job *job, uint64_t file_size)
 
 const struct job *job_find(const char *name)
 {
-	for (size_t i = 0; i < job_table_len; i++)
-		if (!strcmp(job_table[i]->name, name))
-			return job_table[i];
+	for (size_t i = 0; i < job_table_len; i++) {
+		const struct job *j = job_table[i];
+
+		if (!strcmp(j->name, name) ||
+		    (j->aim7_name && !strcmp(j->aim7_name, name)))
+			return j;
+	}
 	return NULL;
 }
 
@@ -57,18 +61,30 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The closest name, if it is close enough to be a plausible typo. */
-const struct job *job_nearest(const char *name)
+/* Keeps `candidate` in *best when it is closer to `name` than *best is. */
+static void keep_nearer(const char *name, const char *candidate,
+			const char **best, size_t *best_dist)
 {
-	const struct job *best = NULL;
-	size_t best_dist = (size_t)-1, dist, limit;
+	size_t dist;
+
+	if (!candidate)
+		return;
+	dist = edit_distance(name, candidate);
+	if (dist < *best_dist) {
+		*best_dist = dist;
+		*best = candidate;
+	}
+}
+
+/* The closest name, if it is close enough to be a plausible typo. */
+const char *job_nearest(const char *name)
+{
+	const char *best = NULL;
+	size_t best_dist = (size_t)-1, limit;
 
 	for (size_t i = 0; i < job_table_len; i++) {
-		dist = edit_distance(name, job_table[i]->name);
-		if (dist < best_dist) {
-			best_dist = dist;
-			best = job_table[i];
-		}
+		keep_nearer(name, job_table[i]->name, &best, &best_dist);
+		keep_nearer(name, job_table[i]->aim7_name, &best, &best_dist);
 	}
 	limit = strlen(name) / 3 + 1;
 	return best_dist <= limit ? best : NULL;

@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -472,6 +474,18 @@ static int disk_make_source(struct disk_state *st)
 	return err;
 }
 
+/* Words for a skip reason that name tmpfs, whose refusal of O_DIRECT
+ * the user fixes with -d, not with another kernel alone. */
+static const char *disk_tmpfs_hint(const char *dir)
+{
+	struct statfs sf;
+
+	if (statfs(dir, &sf) || sf.f_type != TMPFS_MAGIC)
+		return "";
+	return " (tmpfs, which takes O_DIRECT from Linux 6.6 on; give -d a "
+	       "disk filesystem)";
+}
+
 /*
  * Tries one O_DIRECT write of a block, so that a filesystem that refuses
  * O_DIRECT (open fails) or refuses 1 KiB transfers (the write fails) is
@@ -488,8 +502,9 @@ static int disk_probe_direct(struct disk_state *st, const struct job_ctx *ctx)
 		err = errno;
 		if (err == EINVAL) {
 			job_set_reason(ctx,
-				       "O_DIRECT refused by the filesystem of %s: %s",
-				       ctx->dir, strerror(err));
+				       "O_DIRECT refused by the filesystem of %s%s: %s",
+				       ctx->dir, disk_tmpfs_hint(ctx->dir),
+				       strerror(err));
 			return JOB_SKIPPED;
 		}
 		job_set_reason(ctx, "cannot create %s: %s", st->path,
@@ -501,8 +516,9 @@ static int disk_probe_direct(struct disk_state *st, const struct job_ctx *ctx)
 		err = disk_io_error(n);
 		if (err == EINVAL) {
 			job_set_reason(ctx,
-				       "the filesystem of %s takes no 1 KiB O_DIRECT transfers: %s",
-				       ctx->dir, strerror(err));
+				       "the filesystem of %s%s takes no 1 KiB O_DIRECT transfers: %s",
+				       ctx->dir, disk_tmpfs_hint(ctx->dir),
+				       strerror(err));
 			err = JOB_SKIPPED;
 		} else {
 			job_set_reason(ctx, "cannot write %s: %s", st->path,
@@ -649,7 +665,7 @@ static const struct job_syscall update_calls[] = {
  * dev its deviation, or NULL; the rest is its disk_spec, whose name, the
  * job's, tags the user's files.
  */
-#define DISK_JOB(id, what, size, about, calls, run_fn, dev, ...)	\
+#define DISK_JOB_ROW(id, what, size, about, calls, run_fn, dev, tmpfs, ...) \
 static const struct disk_spec id##_spec = {				\
 	.name = #id, __VA_ARGS__					\
 };									\
@@ -669,10 +685,23 @@ const struct job job_##id = {						\
 	.summary = about,						\
 	.syscalls = calls,						\
 	.deviation = dev,						\
+	.on_tmpfs = tmpfs,						\
 	.init = id##_init,						\
 	.run = run_fn,							\
 	.fini = disk_fini,						\
 }
+
+#define DISK_JOB(id, what, size, about, calls, run_fn, dev, ...)	\
+	DISK_JOB_ROW(id, what, size, about, calls, run_fn, dev, NULL,	\
+		     __VA_ARGS__)
+/* tmpfs has no device for O_DIRECT to reach. */
+#define DISK_ON_TMPFS "tmpfs has no device, so O_DIRECT bypasses no " \
+	"cache there: before Linux 6.6 tmpfs refuses O_DIRECT and the job " \
+	"is skipped, from 6.6 on it takes it as buffered I/O; give -d a " \
+	"disk filesystem to measure direct I/O"
+#define DISK_DIO_JOB(id, what, size, about, calls, run_fn, dev, ...)	\
+	DISK_JOB_ROW(id, what, size, about, calls, run_fn, dev,		\
+		     DISK_ON_TMPFS, __VA_ARGS__)
 
 /* What the jobs of one pattern do, buffered or not. */
 #define DISK_RR_SUMMARY "write a file of the user's size in 1 KiB blocks, " \
@@ -732,25 +761,25 @@ DISK_JOB(sync_disk_update, "Sync Disk Updates (K)", disk_half_blocks,
 	 "read a random block and write the next at half as many places, "
 	 "remove it", update_calls, disk_update_run, NULL,
 	 .create = O_TRUNC, .io_flags = O_SYNC, .half = true);
-DISK_JOB(disk_dio_rr, "Random O_DIRECT Disk Reads (K)", disk_blocks,
+DISK_DIO_JOB(disk_dio_rr, "Random O_DIRECT Disk Reads (K)", disk_blocks,
 	 "write a file of the user's size in 1 KiB blocks, reopen it "
 	 "O_DIRECT, read as many random blocks, remove it", dio_rr_calls,
 	 disk_rr_run, NULL, .create = DISK_CREAT, .io_flags = O_DIRECT,
 	 .stat_dir = true);
-DISK_JOB(disk_dio_rw, "Random O_DIRECT Disk Writes (K)", disk_blocks,
+DISK_DIO_JOB(disk_dio_rw, "Random O_DIRECT Disk Writes (K)", disk_blocks,
 	 "write a file of the user's size in 1 KiB blocks, reopen it "
 	 "O_DIRECT, rewrite as many random blocks, remove it", dio_rw_calls,
 	 disk_rw_run, NULL, .create = DISK_CREAT, .io_flags = O_DIRECT,
 	 .stat_dir = true);
-DISK_JOB(disk_dio_rd, "Sequential O_DIRECT Disk Reads (K)", disk_blocks,
+DISK_DIO_JOB(disk_dio_rd, "Sequential O_DIRECT Disk Reads (K)", disk_blocks,
 	 "read the user's file in order in 1 KiB blocks, O_DIRECT",
 	 dio_rd_calls, disk_brd_run, NULL, .io_flags = O_DIRECT,
 	 .source = true, .stat_dir = true);
-DISK_JOB(disk_dio_wrt, "Sequential O_DIRECT Disk Writes (K)", disk_blocks,
+DISK_DIO_JOB(disk_dio_wrt, "Sequential O_DIRECT Disk Writes (K)", disk_blocks,
 	 "write a new O_DIRECT file of the user's size in 1 KiB blocks, "
 	 "remove it", dio_wrt_calls, disk_wrt_run, DISK_DIO_LOST("writes"),
 	 .create = O_DIRECT, .stat_dir = true);
-DISK_JOB(disk_dio_cp, "O_DIRECT Disk Copies (K)", disk_blocks,
+DISK_DIO_JOB(disk_dio_cp, "O_DIRECT Disk Copies (K)", disk_blocks,
 	 "copy the user's file to a new one in 1 KiB blocks, both O_DIRECT, "
 	 "remove the copy", cp_open_calls, disk_cp_run,
 	 DISK_DIO_LOST("copies"), .create = O_DIRECT, .io_flags = O_DIRECT,

@@ -948,6 +948,7 @@ out:
 
 const struct job job_creat_clo = {
 	.name = "creat_clo",
+	.aim7_name = "creat-clo",
 	.family = "file",
 	.units = JOB_UNITS_AIM7,
 	.uses_dir = true,

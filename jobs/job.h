@@ -79,6 +79,10 @@ struct job_syscall {
  */
 struct job {
 	const char *name;
+	/* AIM7 1.1's name for the test where reaim renamed it (creat-clo),
+	 * or NULL: workfiles written for AIM7 1.1, as LKP's are, run as
+	 * they are, and results record the job under `name`. */
+	const char *aim7_name;
 	const char *family;	/* file, disk, mem, signal, proc, ipc, net, compute */
 	enum job_units units;
 	/* Makes files in ctx->dir, which the user then creates before
@@ -95,6 +99,9 @@ struct job {
 	/* Where this AIM7 job knowingly does not do what reaim's does (a
 	 * defect of reaim's kept out, AIM7's intent kept), or NULL. */
 	const char *deviation;
+	/* What the job cannot measure when its files are on a tmpfs (which
+	 * has no device: O_DIRECT), or NULL; the run warns of it. */
+	const char *on_tmpfs;
 	int (*init)(const struct job_ctx *ctx, void **state);
 	int (*prepare)(void *state);
 	int (*run)(void *state);	/* 0 or a positive errno */
@@ -105,11 +112,13 @@ struct job {
 extern const struct job *const job_table[];
 extern const size_t job_table_len;
 
+/* The job named `name` in reaim's spelling or in AIM7 1.1's, or NULL. */
 const struct job *job_find(const char *name);
 /* Inner operations of one op of `job` when a user's file is file_size. */
 unsigned long job_inner_ops(const struct job *job, uint64_t file_size);
-/* The job name closest to `name` by edit distance, for "did you mean". */
-const struct job *job_nearest(const char *name);
+/* The job name (either spelling) closest to `name` by edit distance, for
+ * "did you mean", or NULL when none is close enough to be a typo. */
+const char *job_nearest(const char *name);
 
 /*
  * An AIM7 job can last longer than a tenth of the window (at a thousand
