@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "driver/capture.h"
+#include "driver/ksyms.h"
 #include "driver/perf_lock.h"
 #include "driver/perf_record.h"
 #include "driver/process.h"
@@ -40,6 +41,7 @@
 
 /* A level's lock profile. */
 struct lock_level {
+	const struct ksyms *ksyms;	/* NULL: perf's callers are kept */
 	char perf_data[PATH_MAX];
 	struct perf_record perf;	/* perf lock record and its timer */
 	double offset_s;	/* from t0 to its events going on */
@@ -146,6 +148,25 @@ static int perf_check_profile(struct lock_level *l, const char *dir,
 	return 0;
 }
 
+/* The kernel's symbols, to name callers as the in-kernel collector does;
+ * NULL when kallsyms hides them, and then perf's callers are kept. */
+static struct ksyms *load_ksyms(void)
+{
+	struct ksyms *ks = malloc(sizeof(*ks));
+	char err[256];
+
+	if (ks && !ksyms_load(ks, "/proc/kallsyms", err, sizeof(err)))
+		return ks;
+	free(ks);
+	return NULL;
+}
+
+static void perf_lock_release(void *run)
+{
+	ksyms_free(run);
+	free(run);
+}
+
 /* --lock-profile-seconds, or the slice perf takes by default. */
 static double slice_s(const struct run_params *p)
 {
@@ -159,7 +180,6 @@ static int perf_lock_check(const struct run_params *p, void **run, char *err,
 	struct lock_level l;
 	int rc;
 
-	(void)run;
 	/* The two profiles take turns in the window: each alone would see
 	 * the other's perf at work. */
 	if (p->cpu_profile && p->cpu_profile_s + slice_s(p) > p->runtime_s) {
@@ -183,6 +203,8 @@ static int perf_lock_check(const struct run_params *p, void **run, char *err,
 		perf_record_option_error("--lock-profile", "lock profile", why,
 					 err, errlen);
 	}
+	if (!rc)
+		*run = load_ksyms();
 	unlink(l.perf_data);
 	snprintf(path, sizeof(path), "%s.old", l.perf_data);
 	unlink(path);
@@ -199,7 +221,7 @@ static int perf_lock_prepare(struct level_capture *c, void *run, void *st)
 	const struct run_params *p = c->params;
 	struct lock_level *l = st;
 
-	(void)run;
+	l->ksyms = run;
 	/* Events go on after the slices of the profiles before this one
 	 * (the CPU profile's): a profile no longer than what is left of
 	 * the window stays in it (cli.c sees that both fit). */
@@ -319,6 +341,7 @@ struct report_line {
 	char caller[sizeof(((struct lock_entry *)0)->caller)];
 	char type[sizeof(((struct lock_entry *)0)->type)];
 	struct lock_row row;
+	uint64_t addr[LOCK_FRAMES_MAX];	/* the frames', 0 when none */
 };
 
 /* contended, total, max and avg wait (a value and a unit each), type,
@@ -340,24 +363,41 @@ static bool parse_entry(char **word, size_t n, struct report_line *e)
 
 /* With -v, perf prints each entry's call stack under it, a frame a line:
  * blanks, the address, and the symbol when it has one. */
-static bool parse_frame(char *line, struct lock_row *row)
+static bool parse_frame(char *line, struct report_line *e)
 {
-	char *word[2];
-	size_t n;
-
+	struct lock_row *row = &e->row;
 	const char *s = line + strspn(line, " \t");
-	size_t hex;
+	char *word[2];
+	size_t n, hex;
 
 	if (s == line || strncmp(s, "0x", 2))
 		return false;
 	hex = strspn(s + 2, "0123456789abcdef");
 	if (!hex || !strchr(" \t\r\n", s[2 + hex]))
 		return false;
+	if (row->n_frames < LOCK_FRAMES_MAX)
+		e->addr[row->n_frames] = strtoull(s, NULL, 16);
 	n = split_words(line, word, 2);
 	if (row->n_frames < LOCK_FRAMES_MAX)
 		snprintf(row->frame[row->n_frames++], sizeof(row->frame[0]),
 			 "%s", n == 2 ? word[1] : word[0]);
 	return true;
+}
+
+/* The caller by the in-kernel collector's rule, so that both methods
+ * name a lock's caller alike: the first frame outside the kernel's lock
+ * and scheduler code. perf's own choice with -v can be a frame further
+ * out (do_filp_open for path_openat's wait). Kept when no frame is. */
+static void caller_from_stack(struct report_line *e, const struct ksyms *ks)
+{
+	for (unsigned int i = 0; ks && i < e->row.n_frames; i++) {
+		if (!e->addr[i] || ksyms_is_lock_code(ks, e->addr[i]))
+			continue;
+		_Static_assert(sizeof(e->caller) >= sizeof(e->row.frame[0]),
+			       "a frame fits in a caller");
+		strcpy(e->caller, e->row.frame[i]);
+		return;
+	}
 }
 
 /*
@@ -398,7 +438,7 @@ static int read_report(FILE *f, struct report_line **lines, size_t *n_lines)
 			cur = NULL;
 			continue;
 		}
-		if (cur && parse_frame(line, &cur->row))
+		if (cur && parse_frame(line, cur))
 			continue;
 		cur = NULL;
 		if (!header) {
@@ -427,7 +467,7 @@ static int read_report(FILE *f, struct report_line **lines, size_t *n_lines)
 }
 
 int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
-			     struct lock_report *out)
+			     const struct ksyms *ks, struct lock_report *out)
 {
 	struct lock_report_builder b = { 0 };
 	struct report_line *lines;
@@ -437,6 +477,7 @@ int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
 	memset(out, 0, sizeof(*out));
 	rc = read_report(f, &lines, &n_lines);
 	for (size_t i = 0; !rc && i < n_lines; i++) {
+		caller_from_stack(&lines[i], ks);
 		if (unpaired(&lines[i].row, capture_ns))
 			dropped++;
 		else
@@ -508,7 +549,8 @@ static void perf_report(struct level_capture *c, struct lock_level *l,
 		return;
 	}
 	rc = capture_parse_contention(f, (uint64_t)(l->profile_s * 1e9),
-				      c->params->lock_profile_top, &report);
+				      c->params->lock_profile_top, l->ksyms,
+				      &report);
 	fclose(f);
 	if (rc == EBADMSG)
 		capture_error(c, "lock profile: %s lacks the header 'contended total wait max wait avg wait type caller' of perf 6.1's report",
@@ -568,6 +610,7 @@ const struct capture_ops perf_lock_capture = {
 	.level_size = sizeof(struct lock_level),
 	.check = perf_lock_check,
 	.prepare = perf_lock_prepare,
+	.release = perf_lock_release,
 	.start = perf_lock_start,
 	.write = perf_lock_write,
 	.abort = perf_lock_abort,

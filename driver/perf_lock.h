@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "driver/capture.h"
+#include "driver/ksyms.h"
 #include "driver/lock_report.h"
 #include "driver/result.h"
 
@@ -33,7 +34,10 @@ extern const struct capture_ops perf_lock_capture;
  * "420.65 ms", type, caller; with -v the stack's frames under it),
  * skipping every other line. Lines with no contention or with one wait
  * of 95% or more of capture_ns (the time perf's events were on) are
- * unpaired events, not waits: they are dropped and counted. The rest are
+ * unpaired events, not waits: they are dropped and counted. With ks, a
+ * line's caller is its stack's first frame outside the kernel's lock and
+ * scheduler code, as the in-kernel collector names it (perf's own with
+ * -v can be a frame further out); without, perf's. The rest are
  * merged by caller and type (contended and total wait summed, max wait
  * the largest, avg recomputed, each line kept as a row), and the `top`
  * entries with the most total wait kept, most first. Returns 0, EBADMSG
@@ -41,6 +45,6 @@ extern const struct capture_ops perf_lock_capture;
  * ENOMEM.
  */
 int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
-			     struct lock_report *out);
+			     const struct ksyms *ks, struct lock_report *out);
 
 #endif

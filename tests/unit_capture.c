@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "driver/perf_lock.h"
 #include "tests/test.h"
@@ -23,7 +24,7 @@ static int parse_capture(const char *text, uint64_t capture_ns, size_t top,
 
 	if (!f)
 		test_bail("fmemopen: %s", strerror(errno));
-	rc = capture_parse_contention(f, capture_ns, top, &r);
+	rc = capture_parse_contention(f, capture_ns, top, NULL, &r);
 	fclose(f);
 	*e = r.entries;
 	*n = r.n_entries;
@@ -161,6 +162,56 @@ static void test_callers(void)
 	lock_entries_free(e, n);
 }
 
+/* With the kernel's symbols, a line's caller is its stack's first frame
+ * outside the lock and scheduler text, as the in-kernel collector names
+ * it, and lines of one such caller merge; a line without frames keeps
+ * perf's caller. */
+static void test_callers_from_stack(void)
+{
+	static const char kallsyms[] =
+		"0000000000001000 T path_openat\n"
+		"0000000000001400 T do_filp_open\n"
+		"0000000000002000 T __lock_text_start\n"
+		"0000000000002000 T down_write\n"
+		"0000000000002800 T rwsem_down_write_slowpath\n"
+		"0000000000003000 T __lock_text_end\n";
+	static const char text[] = HEADER
+		"  5  5.00 ms  2.00 ms  1.00 ms  rwsem:W  do_filp_open+0x106\n"
+		"\t\t\t0x2810  rwsem_down_write_slowpath+0x10\n"
+		"\t\t\t0x2008  down_write+0x8\n"
+		"\t\t\t0x14e3  path_openat+0x4e3\n"
+		"\t\t\t0x1506  do_filp_open+0x106\n"
+		"  1  1.00 ms  1.00 ms  1.00 ms  rwsem:W  path_openat+0x4e3\n"
+		"  2  2.00 ms  1.00 ms  1.00 ms  rwsem:W  do_filp_open+0x106\n"
+		"\t\t\t0x2810  rwsem_down_write_slowpath+0x10\n"
+		"\t\t\t0x2008  down_write+0x8\n";
+	char path[] = "/tmp/unit_capture.XXXXXX", err[256];
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct lock_report r;
+	struct ksyms ks;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || !f || write(fd, kallsyms, strlen(kallsyms)) !=
+				    (ssize_t)strlen(kallsyms))
+		test_bail("cannot write %s: %s", path, strerror(errno));
+	close(fd);
+	if (ksyms_load(&ks, path, err, sizeof(err)))
+		test_bail("ksyms_load: %s", err);
+	unlink(path);
+	CHECK_EQ_INT(capture_parse_contention(f, 0, 10, &ks, &r), 0);
+	fclose(f);
+	if (CHECK_EQ_U64(r.n_entries, 2)) {
+		/* The first line named by its frame, merged with the
+		 * second; the third, all lock code, keeps perf's caller. */
+		CHECK_STR_EQ(r.entries[0].caller, "path_openat+0x4e3");
+		CHECK_EQ_U64(r.entries[0].contended, 6);
+		CHECK_EQ_U64(r.entries[0].n_rows, 2);
+		CHECK_STR_EQ(r.entries[1].caller, "do_filp_open+0x106");
+	}
+	lock_entries_free(r.entries, r.n_entries);
+	ksyms_free(&ks);
+}
+
 /* No entries is an empty list; no header is not perf's report. */
 static void test_empty_and_foreign(void)
 {
@@ -271,6 +322,7 @@ int main(void)
 	RUN_TEST(test_noise);
 	RUN_TEST(test_top_sorted);
 	RUN_TEST(test_callers);
+	RUN_TEST(test_callers_from_stack);
 	RUN_TEST(test_empty_and_foreign);
 	return test_done();
 }
