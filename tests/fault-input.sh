@@ -66,6 +66,8 @@ if [ "$pid_max" -lt 1000000 ] || [ "$threads_max" -lt 1000000 ]; then
 	refused "a level of 1000000 users is more than this machine allows" \
 		$r --levels 1000000 "$wf"
 	expect_stderr "raise it to at least"
+else
+	not_checked "pid_max ($pid_max) and threads-max ($threads_max) allow a million users: their refusal"
 fi
 # In thread mode a user takes four mappings of the one process: a level
 # that pid_max allows but vm.max_map_count does not is refused, and the
@@ -135,6 +137,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	expect_stderr "a level of 60 users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is 50 processes"
 	[ -z "$(ls -A "$nout" "$nscratch" | grep -v ':$' | grep .)" ] ||
 		fail "RLIMIT_NPROC refusal wrote something"
+else
+	not_checked "not root, or no setpriv or prlimit: the RLIMIT_NPROC refusal"
 fi
 # A program without its users' program beside it (a copy of the binary
 # alone, not installed): a process-mode run stops before its first
