@@ -2,11 +2,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fault-lib.sh"
 
-# disk_src changes into its tree and back; creat_clo writes in the
-# user's directory; misc_rtns_1 calls getcwd(); shell_rtns_1's shell
-# starts in the user's working directory.
-printf '1 disk_src\n1 creat_clo\n1 misc_rtns_1\n1 shell_rtns_1\n' >"$test_dir/wf"
-chmod 644 "$test_dir/wf"
 
 # check_clean JSON WHAT: every job of the level ran an op, none failed,
 # none was skipped.
@@ -33,6 +28,13 @@ watch_cwds() {
 # cannot enter it, so a job that went back to the driver's working
 # directory fails with EACCES.
 nobody_setup
+# disk_src changes into its tree and back; creat_clo writes in the
+# user's directory; misc_rtns_1 calls getcwd(); shell_rtns_1's shell
+# starts in the user's working directory. (In $fault_tmp: uid 65534 may
+# not reach $test_dir, which can be under the same kind of private home.)
+wf=$fault_tmp/wf
+printf '1 disk_src\n1 creat_clo\n1 misc_rtns_1\n1 shell_rtns_1\n' >"$wf"
+chmod 644 "$wf"
 private=$fault_tmp/private
 mkdir -m 700 "$private"
 for mode in process thread; do
@@ -43,7 +45,7 @@ for mode in process thread; do
 		fault_pids="$fault_pids $watcher"
 		(cd "$private" && as_nobody "$naimsweep" run --no-plot \
 			--levels 2 -t 2 -w 0.5 --mode "$mode" --layout "$layout" \
-			-d "$nscratch" -o "$nout" "$test_dir/wf") \
+			-d "$nscratch" -o "$nout" "$wf") \
 			>"$test_dir/stdout" 2>"$test_dir/stderr" ||
 			fail "$mode mode, $layout layout, as uid 65534 from a 0700 directory: $(cat "$test_dir/stderr")"
 		kill "$watcher" 2>/dev/null
@@ -71,7 +73,7 @@ done
 mkdir "$test_dir/rel"
 for mode in process thread; do
 	(cd "$test_dir" && expect_status 0 run_aimsweep run --levels 1,2 -t 1 \
-		-w 0.2 --mode "$mode" -d rel -o "$out" "$test_dir/wf") ||
+		-w 0.2 --mode "$mode" -d rel -o "$out" "$wf") ||
 		fail "$mode mode with -d rel: $(cat "$test_dir/stderr")"
 	check_clean "$(latest_result)" "$mode mode with a relative -d"
 	[ -z "$(ls -A "$test_dir/rel")" ] ||
