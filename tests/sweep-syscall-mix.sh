@@ -60,6 +60,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	grep -q 'gnuplot is not installed' "$test_dir/stderr" ||
 		fail "no word that gnuplot is missing"
+	not_checked "gnuplot is not installed: the plot beside result.json"
 fi
 
 check_no_processes
