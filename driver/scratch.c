@@ -177,18 +177,31 @@ static unsigned long long proc_start_ticks(long pid)
 int scratch_create(struct scratch *s, const char *base, char *err,
 		   size_t errlen)
 {
-	char owner[PATH_MAX + 32];
+	char owner[PATH_MAX + 32], cwd[PATH_MAX];
 	FILE *f;
 	int fd, n;
 
 	memset(s, 0, sizeof(*s));
-	n = snprintf(s->base, sizeof(s->base), "%s", base);
+	/* An absolute path: the users change into their directories, and
+	 * a path relative to where the driver started means nothing there. */
+	if (base[0] == '/') {
+		n = snprintf(s->base, sizeof(s->base), "%s", base);
+	} else if (getcwd(cwd, sizeof(cwd))) {
+		n = snprintf(s->base, sizeof(s->base), "%s/%s", cwd, base);
+	} else {
+		n = errno;
+		snprintf(err, errlen,
+			 "scratch directory %s: cannot tell the working directory it is in: %s",
+			 base, strerror(n));
+		return n;
+	}
 	if (n < 0 || (size_t)n >= sizeof(s->base) - 32) {
 		snprintf(err, errlen, "scratch directory %s: path too long",
 			 base);
 		return ENAMETOOLONG;
 	}
-	snprintf(s->dir, sizeof(s->dir), "%s/" SCRATCH_PREFIX "XXXXXX", base);
+	snprintf(s->dir, sizeof(s->dir), "%s/" SCRATCH_PREFIX "XXXXXX",
+		 s->base);
 	if (!mkdtemp(s->dir)) {
 		snprintf(err, errlen, "cannot create scratch directory in %s: %s",
 			 base, strerror(errno));

@@ -9,7 +9,7 @@
 #define SCRATCH_OWNER_FILE ".aimsweep-owner"
 
 struct scratch {
-	char base[PATH_MAX];	/* where the private directory was made */
+	char base[PATH_MAX];	/* its parent directory, an absolute path */
 	char dir[PATH_MAX];	/* base/aimsweep.XXXXXX, mode 0700 */
 };
 

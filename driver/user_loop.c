@@ -500,28 +500,41 @@ static void entries_reset(const struct mix *mix, struct user_slot *slot,
 	}
 }
 
-/* Where the user's jobs put their files: the run's shared directory, or
- * the user's own, made when a job of the mix writes files. */
+/*
+ * Where the user's jobs put their files, and the user's working directory:
+ * the run's shared directory, or the user's own, made when a job of the
+ * mix writes files there; a user whose jobs write no files works in the
+ * run's directory. No job then depends on where the driver was started,
+ * which the user may not even be allowed to enter (a private home, as uid
+ * 65534). Entered at every level: the driver empties the run's directory
+ * between levels, the user's own with it.
+ */
 static void user_dir(struct user_level *ul)
 {
 	const struct user_pool *pool = ul->pool;
 	unsigned int user = ul->user;
+	const char *run_dir = pool->run_dirs[user % pool->n_dirs];
+	const char *cwd = ul->dir;
 
 	if (pool->shared_dirs) {
 		snprintf(ul->dir, sizeof(ul->dir), "%s",
 			 pool->shared_dirs[user % pool->n_dirs]);
-		return;
-	}
-	if (snprintf(ul->dir, sizeof(ul->dir), "%s/u%u",
-		     pool->run_dirs[user % pool->n_dirs], user) >=
-	    (int)sizeof(ul->dir))
+	} else if (snprintf(ul->dir, sizeof(ul->dir), "%s/u%u", run_dir,
+			    user) >= (int)sizeof(ul->dir)) {
 		user_fail(ul->slot, USER_EXIT_SETUP, "scratch path too long");
-	/* Only for a mix with a job that writes files there: a thousand
-	 * mkdirs in one directory are a good part of the time it takes to
-	 * start a thousand users. */
-	if (mix_uses_dir(pool->mix) && mkdir(ul->dir, 0700) && errno != EEXIST)
+	} else if (!mix_uses_dir(pool->mix)) {
+		/* Made only for a mix with a job that writes files there: a
+		 * thousand mkdirs in one directory are a good part of the
+		 * time it takes to start a thousand users. */
+		cwd = run_dir;
+	} else if (mkdir(ul->dir, 0700) && errno != EEXIST) {
 		user_fail(ul->slot, USER_EXIT_SETUP, "cannot create %s: %s",
 			  ul->dir, strerror(errno));
+	}
+	if (chdir(cwd))
+		user_fail(ul->slot, USER_EXIT_SETUP,
+			  "cannot change into its scratch directory %s: %s",
+			  cwd, strerror(errno));
 }
 
 /* What the user's jobs are told about it and the level. */
@@ -801,6 +814,14 @@ static void user_life(struct user_pool *pool, unsigned int user,
 	if (user_is_thread) {
 		thread_entries = entries;
 		thread_n_entries = pool->mix->n_entries;
+		/* Threads share one working directory: a user thread takes
+		 * its own before its first chdir() (user_dir()), so that its
+		 * scratch directory is its own, and a job's chdir() (disk_src
+		 * changes into its tree and back) moves no other user. */
+		if (unshare(CLONE_FS))
+			user_fail(slot, USER_EXIT_SETUP,
+				  "cannot take a working directory of its own (unshare CLONE_FS): %s",
+				  strerror(errno));
 	}
 	for (;;) {
 		uint64_t called;

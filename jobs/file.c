@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -636,7 +635,10 @@ out:
  * 43 names to create. As in AIM7, the op works inside the tree: it
  * changes into it and back (getcwd, chdir) and uses relative paths, and
  * the names it creates end in the process ID (getpid), then the user's
- * number, which keeps threads apart.
+ * number, which keeps threads apart. "Back" is the user's scratch
+ * directory, its working directory (driver/user_loop.c), never the
+ * driver's: a user thread has a working directory of its own, and one
+ * that may not enter where the driver was started still comes back.
  */
 #define SRC_SLOTS 75		/* names of each kind the list may hold */
 #define SRC_FILES 40		/* files of a directory that has files */
@@ -825,14 +827,6 @@ static int src_init(const struct job_ctx *ctx, void **state)
 		return ENOMEM;
 	st->rng = ctx->seed ^ 0x5cc5cc5cULL;
 	st->user = ctx->user;
-	/* The op's chdir() would move every thread of the process: a user
-	 * that is a thread takes a working directory of its own. */
-	if (ctx->threaded && unshare(CLONE_FS)) {
-		err = errno;
-		job_set_reason(ctx, "cannot unshare the working directory");
-		free(st);
-		return err;
-	}
 	err = shared_dir_make(ctx, "disk_src.d", src_fill, src_empty_out,
 			      st->top, sizeof(st->top));
 	if (err) {

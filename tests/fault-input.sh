@@ -58,14 +58,21 @@ refused "empty list" $r --levels= "$wf"
 refused "more than 10000 levels" $r --levels "$(seq -s, 1 10001)" "$wf"
 refused "levels from 1 to 1000000 by 1: at most 10000" $r -s 1 -e 1000000 -i 1 "$wf"
 # A million users: more than this machine's kernel limits allow, so it is
-# refused, never attempted. (Only where that holds: a machine with a huge
-# pid_max and threads-max would try to fork them.)
+# refused, never attempted. (A machine with a huge pid_max and
+# threads-max would try to fork them: there the run sees a pid_max of
+# 32768, see fake_pid_max.)
 pid_max=$(cat /proc/sys/kernel/pid_max)
 threads_max=$(cat /proc/sys/kernel/threads-max)
 if [ "$pid_max" -lt 1000000 ] || [ "$threads_max" -lt 1000000 ]; then
 	refused "a level of 1000000 users is more than this machine allows" \
 		$r --levels 1000000 "$wf"
 	expect_stderr "raise it to at least"
+elif can_fake_pid_max; then
+	expect_status 2 fake_pid_max 32768 env AIMSWEEP_TEST_TAG="$tag" \
+		"$AIMSWEEP" $r --levels 1000000 "$wf"
+	expect_stderr "a level of 1000000 users is more than this machine allows: kernel.pid_max is 32768 "
+else
+	not_checked "pid_max ($pid_max) and threads-max ($threads_max) allow a million users, and only root can show the run another pid_max: their refusal"
 fi
 # In thread mode a user takes four mappings of the one process: a level
 # that pid_max allows but vm.max_map_count does not is refused, and the
@@ -135,6 +142,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	expect_stderr "a level of 60 users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is 50 processes"
 	[ -z "$(ls -A "$nout" "$nscratch" | grep -v ':$' | grep .)" ] ||
 		fail "RLIMIT_NPROC refusal wrote something"
+else
+	not_checked "not root, or no setpriv or prlimit: the RLIMIT_NPROC refusal"
 fi
 # A program without its users' program beside it (a copy of the binary
 # alone, not installed): a process-mode run stops before its first

@@ -33,7 +33,7 @@ strace -f -c -o "$test_dir/probe" true 2>/dev/null ||
 man=$AIMSWEEP_SRCDIR/aimsweep.1
 reference=${AIMSWEEP_REFERENCE:-}/aim7-job-syscalls.md
 if [ ! -f "$reference" ]; then
-	echo "note: no $reference: AIM7 jobs are held to their declarations only"
+	echo "note: no $reference: AIM7 jobs against reaim's syscalls are not checked, only against their declarations"
 	reference=
 fi
 case $(readlink -f /bin/sh) in
@@ -169,7 +169,7 @@ while read -r job family; do
 		[ "$rc" = 0 ] || break
 	done
 	if [ "$rc" = 77 ]; then
-		echo "$job: skipped: $(tail -n 1 "$test_dir/$job.out")"
+		echo "# $job: skipping: $(tail -n 1 "$test_dir/$job.out")"
 		continue
 	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "$job: FAIL: $ops ops under strace did not end in 600 s"

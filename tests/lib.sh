@@ -44,6 +44,33 @@ pass() {
 	exit 0
 }
 
+# not_checked WHAT: says that a sub-case of the test did not run here, in
+# the form .ci/run reports (and refuses as root, where nothing may drop).
+not_checked() {
+	echo "note: $*: not checked"
+}
+
+# can_fake_pid_max: whether fake_pid_max works here (root, and mount
+# namespaces).
+can_fake_pid_max() {
+	[ "$(id -u)" = 0 ] &&
+		unshare -m --propagation private true 2>/dev/null
+}
+
+# fake_pid_max VALUE CMD...: runs CMD where /proc/sys/kernel/pid_max
+# reads VALUE: a file bind-mounted over it in a mount namespace of CMD's
+# own, so that a limit's arithmetic is tested whatever the machine's
+# pid_max (systemd sets 4194304, more users than a level may have), and
+# the machine's is never touched. Exits 99 when the mount fails.
+fake_pid_max() {
+	echo "$1" >"$test_dir/fake-pid_max"
+	shift
+	unshare -m --propagation private sh -c \
+		'mount --bind "$1" /proc/sys/kernel/pid_max || exit 99
+		shift
+		exec "$@"' sh "$test_dir/fake-pid_max" "$@"
+}
+
 need() {
 	command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"
 }
