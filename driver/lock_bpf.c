@@ -344,7 +344,7 @@ struct lock_bpf *lock_bpf_open(unsigned int tasks, unsigned int keys,
 	(void)keys;
 	*denied = false;
 	snprintf(err, errlen,
-		 "the in-kernel lock collector was not built: configure found no %s",
+		 "this aimsweep was built without the in-kernel lock collector (without %s)",
 		 BPF_COLLECTOR_MISSING);
 	return NULL;
 }
