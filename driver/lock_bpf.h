@@ -75,6 +75,9 @@ void lock_bpf_close(struct lock_bpf *b);
 struct lock_bpf_total {
 	struct lock_bpf_key key;
 	struct lock_bpf_sum sum;
+	/* Of sum.total_ns, the time of waits still going on at t1, which
+	 * count in the total and not in the number, nor in the mean. */
+	uint64_t open_ns;
 };
 
 /* Adds up one key's per-CPU sums: counts and times summed, the largest

@@ -143,9 +143,10 @@ static void name_stack(const struct ksyms *ks, const uint64_t *ips,
 
 static int add_total(struct lock_report_builder *b, const struct ksyms *ks,
 		     lock_bpf_stack_fn stack, void *ctx,
-		     const struct lock_bpf_key *key,
-		     const struct lock_bpf_sum *sum)
+		     const struct lock_bpf_total *t)
 {
+	const struct lock_bpf_key *key = &t->key;
+	const struct lock_bpf_sum *sum = &t->sum;
 	uint64_t ips[LOCK_BPF_DEPTH] = { 0 };
 	struct lock_row row = { 0 };
 	char caller[sizeof(b->entries->caller)];
@@ -158,7 +159,9 @@ static int add_total(struct lock_report_builder *b, const struct ksyms *ks,
 	row.contended = sum->count;
 	row.total_wait_ns = sum->total_ns;
 	row.max_wait_ns = sum->max_ns;
-	row.avg_wait_ns = sum->count ? sum->total_ns / sum->count : 0;
+	row.open_wait_ns = t->open_ns;
+	row.avg_wait_ns = sum->count ? (sum->total_ns - t->open_ns) /
+				       sum->count : 0;
 	return lock_report_add(b, caller, lock_bpf_type_name(key->flags),
 			       lock, &row);
 }
@@ -188,6 +191,7 @@ static void add_open_wait(struct lock_bpf_total *v, size_t *n,
 		t->sum.other_locks++;
 	}
 	t->sum.total_ns += ns;
+	t->open_ns += ns;
 	if (ns > t->sum.max_ns)
 		t->sum.max_ns = ns;
 }
@@ -212,7 +216,7 @@ int lock_bpf_report(const struct lock_bpf_total *totals, size_t n_totals,
 	for (size_t i = 0; i < n_open; i++)
 		add_open_wait(v, &n, &open[i], t0_ns, t1_ns);
 	for (size_t i = 0; !rc && i < n; i++)
-		rc = add_total(&b, ks, stack, ctx, &v[i].key, &v[i].sum);
+		rc = add_total(&b, ks, stack, ctx, &v[i]);
 	free(v);
 	if (rc) {
 		lock_report_discard(&b);

@@ -84,12 +84,19 @@ int lock_report_add(struct lock_report_builder *b, const char *caller,
 	e->total_wait_ns += row->total_wait_ns;
 	if (row->max_wait_ns > e->max_wait_ns)
 		e->max_wait_ns = row->max_wait_ns;
-	/* A lone row's own mean, which has none of our rounding. */
-	if (e->n_rows == 1)
+	/* A lone row's own mean, which has none of our rounding; else the
+	 * mean of the waits counted, without the time of those still
+	 * going on at the window's end. */
+	if (e->n_rows == 1) {
 		e->avg_wait_ns = row->avg_wait_ns;
-	else
-		e->avg_wait_ns = e->contended ?
-				 e->total_wait_ns / e->contended : 0;
+	} else {
+		uint64_t open = 0;
+
+		for (size_t i = 0; i < e->n_rows; i++)
+			open += e->rows[i].open_wait_ns;
+		e->avg_wait_ns = e->contended ? (e->total_wait_ns - open) /
+						e->contended : 0;
+	}
 	return 0;
 }
 

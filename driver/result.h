@@ -68,6 +68,10 @@ enum level_status {
 struct lock_row {
 	uint64_t contended;
 	uint64_t total_wait_ns, max_wait_ns, avg_wait_ns;
+	/* Of total_wait_ns, the in-kernel collector's waits still going
+	 * on at the window's end: in the total, not in the count or the
+	 * mean. Not written. */
+	uint64_t open_wait_ns;
 	unsigned int n_frames;
 	char frame[LOCK_FRAMES_MAX][80];	/* "down_write+0x66" */
 };

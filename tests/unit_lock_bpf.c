@@ -227,6 +227,8 @@ static void test_merged_report(void)
 		CHECK_EQ_U64(e->contended, 8);
 		CHECK_EQ_U64(e->total_wait_ns, 12000);
 		CHECK_EQ_U64(e->max_wait_ns, 6000);
+		/* The mean is of the 8 waits that ended. */
+		CHECK_EQ_U64(e->avg_wait_ns, 750);
 		CHECK_EQ_U64(e->n_rows, 1);
 		CHECK_STR_EQ(e->lock, "rtnl_mutex");
 		CHECK_EQ_U64(e->rows[0].n_frames, 3);	/* tracing left out */
@@ -255,6 +257,7 @@ static void test_merged_report(void)
 		 * stack 3 is all lock code, so its caller is unknown too. */
 		CHECK_EQ_U64(e->contended, 2);
 		CHECK_EQ_U64(e->total_wait_ns, 40 + 9000);
+		CHECK_EQ_U64(e->avg_wait_ns, 20);	/* of the 2 that ended */
 		CHECK_EQ_U64(e->n_rows, 2);
 	}
 	lock_entries_free(r.entries, r.n_entries);
