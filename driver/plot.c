@@ -309,7 +309,9 @@ static bool name_known(const char **names, size_t n, const char *name)
 
 /* The value an item of a level's array has for the series `name`, or
  * NAN when the item is another series' or has none; root and level are
- * the file and the level that hold it. */
+ * the file and the level that hold it. With item NULL: the value of a
+ * series that no item of the level names (0 where the level's list is
+ * known to be whole), else NAN. */
 typedef double (*series_value)(const cJSON *root, const cJSON *level,
 			       const cJSON *item, const char *name);
 
@@ -321,7 +323,8 @@ static double job_p99_us(const cJSON *root, const cJSON *level,
 
 	(void)root;
 	(void)level;
-	return n && !strcmp(n, name) && isfinite(p99) ? p99 / 1000.0 : NAN;
+	return job && n && !strcmp(n, name) && isfinite(p99) ?
+	       p99 / 1000.0 : NAN;
 }
 
 /* A lock entry's wait in ms per second its level's profile covered,
@@ -330,11 +333,19 @@ static double lock_wait_ms_per_s(const cJSON *root, const cJSON *level,
 				 const cJSON *e, const char *name)
 {
 	char buf[LOCK_LABEL_LEN];
-	const char *n = lock_entry_label(e, buf, sizeof(buf));
+	const char *n = e ? lock_entry_label(e, buf, sizeof(buf)) : NULL;
+	const cJSON *kept = json_arr(level, "lock_contention");
+	double top = json_num2(json_obj(root, "params"), "lock_profile",
+			       "top");
 	double offset_s, covered_s;
 
-	if (!n || strcmp(n, name) ||
-	    !level_lock_span(root, level, &offset_s, &covered_s))
+	if (!level_lock_span(root, level, &offset_s, &covered_s))
+		return NAN;
+	/* A level that kept fewer callers than it could kept them all: one
+	 * it does not name did not wait there. */
+	if (!e)
+		return kept && cJSON_GetArraySize(kept) < top ? 0 : NAN;
+	if (!n || strcmp(n, name))
 		return NAN;
 	return lock_entry_wait_ns(e) / covered_s / 1e6;
 }
@@ -352,6 +363,25 @@ static const cJSON *level_array(const cJSON *l, const char *path)
 	return json_arr(json_obj(l, parent), dot + 1);
 }
 
+/* An ok level's value for the series `name`: its first item's that has
+ * one, else what value() says of a series the level does not name. */
+static double level_value(const cJSON *root, const cJSON *l,
+			  const char *array, series_value value,
+			  const char *name)
+{
+	const cJSON *item;
+
+	if (!level_is_ok(l))
+		return NAN;
+	cJSON_ArrayForEach(item, level_array(l, array)) {
+		double v = value(root, l, item, name);
+
+		if (!isnan(v))
+			return v;
+	}
+	return value(root, l, NULL, name);
+}
+
 /*
  * One line of a per-name panel: for every ok level, the first item of
  * its `array` that has a value for `name`; a level without one breaks
@@ -363,7 +393,7 @@ static int plot_series(struct plot_data *d, const struct plot_result *r,
 		       series_value value, const char *name, size_t color,
 		       const char *what_prefix)
 {
-	const cJSON *l, *item;
+	const cJSON *l;
 	size_t len = 0, nrows = 0, idx;
 	char *rows = NULL, what[96];
 	FILE *f = open_memstream(&rows, &len), *c;
@@ -372,24 +402,17 @@ static int plot_series(struct plot_data *d, const struct plot_result *r,
 	if (!f)
 		return -1;
 	cJSON_ArrayForEach(l, result_levels(r->root)) {
-		const cJSON *items = level_array(level_is_ok(l) ? l : NULL,
-						 array);
-		size_t before = nrows;
+		double v = level_value(r->root, l, array, value, name);
 
-		cJSON_ArrayForEach(item, items) {
-			double v = value(r->root, l, item, name);
-
-			if (isnan(v))
-				continue;
-			put_gap(f, &gap);
-			fprintf(f, "%.0f", level_users(l));
-			put_dat(f, v);
-			fputc('\n', f);
-			nrows++;
-			break;
-		}
-		if (nrows == before)
+		if (isnan(v)) {
 			gap = nrows > 0;
+			continue;
+		}
+		put_gap(f, &gap);
+		fprintf(f, "%.0f", level_users(l));
+		put_dat(f, v);
+		fputc('\n', f);
+		nrows++;
 	}
 	if (fclose(f))
 		return -1;
@@ -534,7 +557,7 @@ static double symbol_share_pct(const cJSON *root, const cJSON *level,
 
 	(void)root;
 	(void)level;
-	return n && !strcmp(n, name) && share >= 0 && share <= 1 ?
+	return e && n && !strcmp(n, name) && share >= 0 && share <= 1 ?
 		share * 100 : NAN;
 }
 

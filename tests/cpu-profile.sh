@@ -14,11 +14,6 @@ expect_stderr '--cpu-profile-seconds'
 expect_status 2 run_aimsweep run --keep-profiles --levels 1 -t 1 \
 	-o "$out" creat-contention
 expect_stderr '--keep-profiles needs --lock-profile or --cpu-profile'
-# The two profiles take turns: the window must hold both.
-expect_status 2 run_aimsweep run --cpu-profile --lock-profile --levels 1 \
-	-t 1.5 -o "$out" creat-contention
-expect_stderr 'take turns in each window'
-[ -z "$(ls -A "$out")" ] || fail "a refused run wrote to $out"
 
 # The plot panel and compare's lines, from a result given CPU profiles
 # by hand: a kernel symbol is one line across levels, and a level that
@@ -120,9 +115,20 @@ done
 check_no_processes
 check_scratch_empty
 
-# With --lock-profile: both profiles, one after the other; kept profiles
-# read back; --cpu-profile-top limits the list.
+# With perf lock record, the two profiles take turns: the window must
+# hold both, or the run is refused before its first level.
+mkdir "$test_dir/refused"
+expect_status 2 run_aimsweep run --cpu-profile --lock-profile \
+	--lock-method perf --levels 1 -t 1.5 -o "$test_dir/refused" \
+	creat-contention
+expect_stderr 'perf lock record take turns in each window'
+[ -z "$(ls -A "$test_dir/refused")" ] ||
+	fail "a refused run wrote to $test_dir/refused"
+
+# With --lock-profile by perf lock record: both profiles, one after the
+# other; kept profiles read back; --cpu-profile-top limits the list.
 expect_status 0 run_aimsweep run --cpu-profile --lock-profile \
+	--lock-method perf \
 	--keep-profiles --cpu-profile-top 3 --cpu-profile-seconds 0.5 \
 	--lock-profile-seconds 0.5 --levels 4 -t 1.5 -w 0.5 -d "$scratch" \
 	-o "$out" creat-contention

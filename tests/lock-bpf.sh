@@ -77,12 +77,15 @@ jq_check "$json" "$dir_wait"' | .[3] > 0 and .[3] > .[0] and
 check_no_processes
 check_scratch_empty
 
-# A slice: --lock-profile-seconds covers the first second of the window.
+# A slice: --lock-profile-seconds covers the first second of the window,
+# from t0 even beside the CPU profile's slice (the collector takes no
+# turn: it costs too little to need one).
 expect_status 0 run_aimsweep run --lock-profile --lock-profile-seconds 1 \
-	--levels 4 -t 2 -w 0.5 -d "$scratch" -o "$out" "$wf"
+	--cpu-profile --levels 4 -t 2 -w 0.5 -d "$scratch" -o "$out" "$wf"
 expect_stderr 'in-kernel collector, the first 1 s of each window'
 json=$(latest_result)
 jq_check "$json" '.levels[0].status == "ok" and
+	.levels[0].lock_profile.offset_s == 0 and
 	.levels[0].lock_profile.covered_s == 1 and
 	.params.lock_profile.seconds == 1' "1 s covered of the 2 s window"
 
