@@ -28,25 +28,8 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) ||
 	skip "no /proc/sys/kernel/perf_event_paranoid"
 [ "$paranoid" -gt 0 ] ||
 	skip "kernel.perf_event_paranoid is $paranoid: anyone may sample here"
-if [ "$(id -u)" = 0 ]; then
-	# As uid 65534, running a copy of the program where it can reach
-	# it, and writing where it may.
-	nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
-	$nobody true 2>/dev/null || fail "setpriv cannot switch to uid 65534"
-else
-	nobody=
-fi
-dir=$(mktemp -d /tmp/aimsweep-cpu-refused.XXXXXX) || fail "mktemp failed"
-chmod 755 "$dir"
-cp "$AIMSWEEP" "$wf" "$dir/" && mkdir "$dir/out" "$dir/scratch" &&
-	chmod 777 "$dir/out" "$dir/scratch" || fail "cannot set up $dir"
-env AIMSWEEP_TEST_TAG="$tag" TMPDIR="$dir/scratch" $nobody \
-	"$dir/aimsweep" run --no-plot --cpu-profile --levels 1,2 -t 1 \
-	-d "$dir/scratch" -o "$dir/out" "$dir/creat-contention" \
-	>"$test_dir/stdout" 2>"$test_dir/stderr"
-got=$?
-left=$(ls -A "$dir/out" "$dir/scratch" | grep -v ':$' | grep .)
-rm -rf "$dir"
+# As uid 65534 when root.
+run_unprivileged "$wf" --cpu-profile --levels 1,2 -t 1
 [ "$got" = 2 ] || {
 	cat "$test_dir/stderr" >&2
 	fail "--cpu-profile unprivileged, paranoid $paranoid: exit status $got, want 2"

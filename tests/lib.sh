@@ -156,6 +156,34 @@ check_documented() {
 	[ -z "$missing" ] || fail "keys of $1 not in results/SCHEMA.md:$missing"
 }
 
+# run_unprivileged WORKFILE ARGS...: `aimsweep run --no-plot ARGS` on
+# WORKFILE as uid 65534 (as this user when not root), from a copy of the
+# program and the workfile in a directory of their own that uid 65534 can
+# reach, with its own scratch and output directories; stdout and stderr
+# go to the test's files. Sets $got to its exit status and $left to what
+# it left in those directories. For runs refused before any level: the
+# users' program is not copied.
+run_unprivileged() {
+	local wf=$1 dir as=
+	shift
+	if [ "$(id -u)" = 0 ]; then
+		as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		$as true 2>/dev/null || fail "setpriv cannot switch to uid 65534"
+	fi
+	dir=$(mktemp -d /tmp/aimsweep-unprivileged.XXXXXX) ||
+		fail "mktemp failed"
+	chmod 755 "$dir"
+	cp "$AIMSWEEP" "$wf" "$dir/" && mkdir "$dir/out" "$dir/scratch" &&
+		chmod 777 "$dir/out" "$dir/scratch" || fail "cannot set up $dir"
+	(cd "$dir" && env AIMSWEEP_TEST_TAG="$tag" TMPDIR="$dir/scratch" $as \
+		"$dir/aimsweep" run --no-plot "$@" -d "$dir/scratch" \
+		-o "$dir/out" "$dir/$(basename "$wf")") \
+		>"$test_dir/stdout" 2>"$test_dir/stderr"
+	got=$?
+	left=$(ls -A "$dir/out" "$dir/scratch" | grep -v ':$' | grep .)
+	rm -rf "$dir"
+}
+
 # jq_check FILE FILTER MESSAGE: FILTER must output true.
 jq_check() {
 	v=$(jq -e "$2" "$1" 2>&1) || fail "$3 (jq: $2 gave: $v)"

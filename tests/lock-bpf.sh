@@ -10,21 +10,8 @@ wf=$AIMSWEEP_WORKFILES/creat-contention
 	skip "no kernel BTF (/sys/kernel/btf/vmlinux): the collector cannot attach"
 
 # Without the privilege: one line before any level, exit 2, nothing
-# written. As uid 65534, running a copy of the program where it can reach
-# it (the users' program is not needed: no level starts).
-nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
-$nobody true 2>/dev/null || fail "setpriv cannot switch to uid 65534"
-dir=$(mktemp -d /tmp/aimsweep-lock-refused.XXXXXX) || fail "mktemp failed"
-chmod 755 "$dir"
-cp "$AIMSWEEP" "$wf" "$dir/" && mkdir "$dir/out" "$dir/scratch" &&
-	chmod 777 "$dir/out" "$dir/scratch" || fail "cannot set up $dir"
-(cd "$dir" && env AIMSWEEP_TEST_TAG="$tag" $nobody "$dir/aimsweep" run \
-	--no-plot --lock-profile --levels 1,2 -t 1 -d "$dir/scratch" \
-	-o "$dir/out" "$dir/creat-contention") \
-	>"$test_dir/stdout" 2>"$test_dir/stderr"
-got=$?
-left=$(ls -A "$dir/out" "$dir/scratch" | grep -v ':$' | grep .)
-rm -rf "$dir"
+# written.
+run_unprivileged "$wf" --lock-profile --levels 1,2 -t 1
 [ "$got" = 2 ] || {
 	cat "$test_dir/stderr" >&2
 	fail "--lock-profile as uid 65534: exit status $got, want 2"
