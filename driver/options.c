@@ -426,8 +426,8 @@ const struct run_option run_options[] = {
 	  .help = "sample where the CPUs' time goes in each level's window "
 		  "with perf record -e cpu-clock (root or "
 		  "kernel.perf_event_paranoid 0); the top symbols' shares of "
-		  "all samples go into result.json; with --lock-profile, "
-		  "first the CPU profile, then the lock profile" },
+		  "all samples go into result.json; beside perf lock "
+		  "record, first the CPU profile, then the lock profile" },
 	{ "cpu-profile-seconds", 0, OPT_SECONDS, RUN_FIELD(cpu_profile_s),
 	  .def = 1, .min = 0.1, .max = 86400, .metavar = "N",
 	  .needs = "cpu-profile", .json = "cpu_profile.seconds",
