@@ -357,25 +357,39 @@ static int mem_rtns_1_run(void *state)
 	return 0;
 }
 
-/* mem_rtns_2 and ram_copy work on two buffers of their own. */
+/*
+ * mem_rtns_2 and ram_copy work on two buffers of their own, placed as
+ * reaim's default build places its two arrays: the lower one `lo_align`
+ * bytes past a 64-byte line, the higher one `gap` bytes above it. How far
+ * a copy's destination lies from its source, modulo a 4 KiB page, decides
+ * whether the copy's loads wait on its own earlier stores (4K aliasing),
+ * which on some CPUs costs more than the copy itself; so that distance,
+ * and which buffer is the lower, must be reaim's.
+ */
 struct mem_buf_state {
-	unsigned char *a, *b;
+	unsigned char *base, *lo, *hi;
 	uint64_t *progress;
 };
 
-static int mem_buf_init(const struct job_ctx *ctx, void **state, size_t len)
+#define MEM_BUF_LINE 64
+
+static int mem_buf_init(const struct job_ctx *ctx, void **state,
+			size_t lo_align, size_t gap, size_t len)
 {
 	struct mem_buf_state *st = JOB_STATE_NEW(ctx, struct mem_buf_state);
+	size_t total = lo_align + gap + len;
 
 	if (!st)
 		return ENOMEM;
-	st->a = malloc(2 * len);
-	if (!st->a) {
+	total = (total + MEM_BUF_LINE - 1) / MEM_BUF_LINE * MEM_BUF_LINE;
+	st->base = aligned_alloc(MEM_BUF_LINE, total);
+	if (!st->base) {
 		free(st);
 		return ENOMEM;
 	}
-	st->b = st->a + len;
-	job_fill_random(st->a, 2 * len, ctx->seed);
+	st->lo = st->base + lo_align;
+	st->hi = st->lo + gap;
+	job_fill_random(st->base, total, ctx->seed);
 	*state = st;
 	return 0;
 }
@@ -384,7 +398,7 @@ static void mem_buf_fini(void *state)
 {
 	struct mem_buf_state *st = state;
 
-	free(st->a);
+	free(st->base);
 	free(st);
 }
 
@@ -395,21 +409,26 @@ static void mem_buf_fini(void *state)
  * sets both blocks alike, marks one byte of the first, finds the mark
  * with memchr(), compares the blocks with memcmp() and unmarks the byte
  * as the comparison says, then copies the second block onto the first
- * with memcpy() and the first onto the second with memmove().
+ * with memcpy() and the first onto the second with memmove(). reaim's
+ * buffers are on its stack, the first 8208 bytes above the second (16
+ * bytes of padding after 8 KiB + 8): so the memcpy() runs from the lower
+ * buffer to the higher, and the memmove() from the higher to the lower.
  */
 #define MEM_RTNS_2_ROUNDS 100
 #define MEM_RTNS_2_BUF (8192 + sizeof(double))
+#define MEM_RTNS_2_GAP 8208
 #define MEM_RTNS_2_FILL 'A'
 #define MEM_RTNS_2_MARK 'Z'	/* above the fill: memcmp() says so */
 
 static int mem_rtns_2_init(const struct job_ctx *ctx, void **state)
 {
-	return mem_buf_init(ctx, state, MEM_RTNS_2_BUF);
+	return mem_buf_init(ctx, state, 0, MEM_RTNS_2_GAP, MEM_RTNS_2_BUF);
 }
 
 static int mem_rtns_2_run(void *state)
 {
 	struct mem_buf_state *st = state;
+	unsigned char *first = st->hi, *second = st->lo;
 	unsigned char *p1, *p2, *mark;
 	size_t off1, off2, len;
 
@@ -417,8 +436,8 @@ static int mem_rtns_2_run(void *state)
 		off1 = n % sizeof(double);
 		off2 = n / sizeof(double) % sizeof(double);
 		len = mem_rtns_sizes[n % MEM_RTNS_SIZES];
-		p1 = st->a + off1;
-		p2 = st->b + off2;
+		p1 = first + off1;
+		p2 = second + off2;
 		memset(p1, MEM_RTNS_2_FILL, len);
 		memset(p2, MEM_RTNS_2_FILL, len);
 		p1[n % len] = MEM_RTNS_2_MARK;
@@ -426,10 +445,10 @@ static int mem_rtns_2_run(void *state)
 		if (memcmp(p1, p2, len) > 0 && mark)
 			*mark = MEM_RTNS_2_FILL;
 		memcpy(p1, p2, len);
-		memmove(st->b + off1, st->a + off2, len);
+		memmove(second + off1, first + off2, len);
 		job_progress(st->progress, 1);
 	}
-	job_sink += st->a[0] + st->b[MEM_RTNS_2_BUF - 1];
+	job_sink += first[0] + second[MEM_RTNS_2_BUF - 1];
 	return 0;
 }
 
@@ -439,7 +458,10 @@ static int mem_rtns_2_run(void *state)
  * KiB), copy n starting n / 8 % 8 bytes into the source and n % 8 into
  * the destination, every alignment against a double. AIM9 rated the test
  * at 25020 a run, which is no count of this loop; an inner op here is one
- * of the copies.
+ * of the copies. reaim's destination array lies below its source, 64 KiB
+ * + 32 bytes (the source's 8 extra bytes padded to 32), and 32 bytes past
+ * a 64-byte line: so every copy's destination is 25 to 39 bytes below its
+ * source, modulo 4 KiB, and no load waits on the copy's own stores.
  */
 static const unsigned int ram_copy_sizes[] = {
 	1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 7,
@@ -456,25 +478,30 @@ static const unsigned int ram_copy_sizes[] = {
 #define RAM_COPY_SIZES (sizeof(ram_copy_sizes) / sizeof(ram_copy_sizes[0]))
 #define RAM_COPY_COPIES 100
 #define RAM_COPY_BUF (65536 + sizeof(double))
+#define RAM_COPY_GAP (65536 + 32)
+#define RAM_COPY_LO_ALIGN 32
 
 static int ram_copy_init(const struct job_ctx *ctx, void **state)
 {
-	return mem_buf_init(ctx, state, RAM_COPY_BUF);
+	return mem_buf_init(ctx, state, RAM_COPY_LO_ALIGN, RAM_COPY_GAP,
+			    RAM_COPY_BUF);
 }
 
 static int ram_copy_run(void *state)
 {
 	struct mem_buf_state *st = state;
+	unsigned char *dst = st->lo;
+	const unsigned char *src = st->hi;
 	size_t from, to;
 
 	for (unsigned int n = 0; n < RAM_COPY_COPIES; n++) {
 		to = n % sizeof(double);
 		from = n / sizeof(double) % sizeof(double);
-		memcpy(st->b + to, st->a + from,
+		memcpy(dst + to, src + from,
 		       ram_copy_sizes[n % RAM_COPY_SIZES]);
 		job_progress(st->progress, 1);
 	}
-	job_sink += st->b[RAM_COPY_COPIES];
+	job_sink += dst[RAM_COPY_COPIES];
 	return 0;
 }
 
