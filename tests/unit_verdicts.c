@@ -66,7 +66,8 @@ static const double want_jti[N_LEVELS] = {
 static void collect(struct arena *a, size_t level, struct level_result *l)
 {
 	uint64_t ops0[LEVEL_USERS_MAX] = { 0 }, ops1[LEVEL_USERS_MAX] = { 0 };
-	uint64_t inner[LEVEL_USERS_MAX] = { 0 }, errors[LEVEL_USERS_MAX] = { 0 };
+	uint64_t inner[LEVEL_USERS_MAX] = { 0 };
+	uint64_t errors[LEVEL_USERS_MAX] = { 0 };
 	struct snapshot t0 = { 0, ops0, inner, errors };
 	struct snapshot t1 = { WINDOW_S * NSEC_PER_SEC, ops1, inner, errors };
 	unsigned int users = (unsigned int)level + 1;
@@ -163,13 +164,20 @@ static void test_crossover(void)
 	CHECK(!result_crossed(&full.levels[1], 0));
 }
 
+/* A number of result.json's; NAN when it is not there. */
+static double num(const cJSON *o, const char *key)
+{
+	return cJSON_GetNumberValue(cJSON_GetObjectItem(o, key));
+}
+
 /* The peak is the most jobs/min in all: 1600 at 2 users, in the run,
  * in result.json's summary and in the table's last line. */
 static void test_peak_and_summary(void)
 {
-	cJSON *root, *sum, *levels;
+	const cJSON *sum, *last;
 	char *text = NULL;
 	size_t len = 0;
+	cJSON *root;
 	FILE *f;
 
 	CHECK_EQ_INT(result_peak_level(&full), 1);
@@ -177,23 +185,14 @@ static void test_peak_and_summary(void)
 	if (!CHECK(root))
 		return;
 	sum = cJSON_GetObjectItem(root, "summary");
-	levels = cJSON_GetObjectItem(root, "levels");
-	CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "peak_users")),
-		   2, 0);
-	CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(sum,
-			"peak_jobs_per_min")), 1600, 1e-9);
-	CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(sum, "knee_users")),
-		   2, 0);
-	CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(sum,
-			"knee_efficiency")), 0.8, 1e-12);
-	CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(sum,
-			"crossover_users")), 2, 0);
-	CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(
-			cJSON_GetArrayItem(levels, 2), "jti")), want_jti[2],
-		   1e-6);
-	CHECK_NEAR(cJSON_GetNumberValue(cJSON_GetObjectItem(
-			cJSON_GetArrayItem(levels, 2), "efficiency")), 0.5,
-		   1e-12);
+	CHECK_NEAR(num(sum, "peak_users"), 2, 0);
+	CHECK_NEAR(num(sum, "peak_jobs_per_min"), 1600, 1e-9);
+	CHECK_NEAR(num(sum, "knee_users"), 2, 0);
+	CHECK_NEAR(num(sum, "knee_efficiency"), 0.8, 1e-12);
+	CHECK_NEAR(num(sum, "crossover_users"), 2, 0);
+	last = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "levels"), 2);
+	CHECK_NEAR(num(last, "jti"), want_jti[2], 1e-6);
+	CHECK_NEAR(num(last, "efficiency"), 0.5, 1e-12);
 	f = open_memstream(&text, &len);
 	if (!f)
 		test_bail("open_memstream: %s", strerror(errno));
