@@ -491,32 +491,23 @@ cJSON *level_to_json(const struct level_result *l,
 	return o;
 }
 
-/* The knee: the first ok level whose efficiency fell below --knee. */
+/* The knee and, with --stop-at-crossover, the crossover. */
 static void add_knee(struct builder *b, cJSON *sum, const struct run_result *r)
 {
 	const struct run_params *p = r->params;
+	long knee = result_knee_level(r, p->knee);
+	long crossed = result_crossover_level(r, p->crossover);
 
 	add_num(b, sum, "knee_threshold", p->knee);
-	for (size_t i = 0; i < r->n_levels; i++) {
-		const struct level_result *l = &r->levels[i];
-
-		if (l->status == LEVEL_OK && l->efficiency < p->knee) {
-			add_num(b, sum, "knee_users", l->users);
-			add_num(b, sum, "knee_efficiency", l->efficiency);
-			break;
-		}
+	if (knee >= 0) {
+		add_num(b, sum, "knee_users", r->levels[knee].users);
+		add_num(b, sum, "knee_efficiency", r->levels[knee].efficiency);
 	}
 	if (p->crossover > 0) {
 		add_num(b, sum, "crossover_threshold", p->crossover);
-		for (size_t i = 0; i < r->n_levels; i++) {
-			const struct level_result *l = &r->levels[i];
-
-			if (l->status == LEVEL_OK &&
-			    l->jobs_per_min_per_user < p->crossover) {
-				add_num(b, sum, "crossover_users", l->users);
-				break;
-			}
-		}
+		if (crossed >= 0)
+			add_num(b, sum, "crossover_users",
+				r->levels[crossed].users);
 	}
 }
 

@@ -652,32 +652,6 @@ static bool run_repeats(struct sweep *s, unsigned int users, size_t index,
 	return go_on;
 }
 
-/*
- * Scaling of level `index`: its per-user throughput against the first ok
- * level's. Returns true when it fell below --stop-at-crossover.
- */
-static bool scale_level_at(struct run_result *r, const struct run_params *p,
-			   size_t index)
-{
-	struct level_result *l = &r->levels[index];
-	const struct level_result *first = NULL;
-
-	for (size_t i = 0; i < r->n_levels && !first; i++)
-		if (r->levels[i].status == LEVEL_OK)
-			first = &r->levels[i];
-	if (l->status != LEVEL_OK || !first)
-		return false;
-	l->efficiency = first->jobs_per_min_per_user > 0 ?
-		l->jobs_per_min_per_user / first->jobs_per_min_per_user : 0;
-	return p->crossover > 0 && l->jobs_per_min_per_user < p->crossover;
-}
-
-/* The same for the newest level. */
-static bool scale_level(struct run_result *r, const struct run_params *p)
-{
-	return scale_level_at(r, p, r->n_levels - 1);
-}
-
 /* -r N runs the ramp N times over. */
 static bool interleaved(const struct run_params *p)
 {
@@ -907,7 +881,8 @@ static int run_interleaved(struct sweep *s)
 			 * every level's efficiency. (--stop-at-crossover
 			 * makes the order consecutive: see cli.c.) */
 			for (size_t j = 0; j < s->result.n_levels; j++)
-				scale_level_at(&s->result, p, j);
+				result_scale_level(&s->result, j,
+						   p->crossover);
 			if (run->status != LEVEL_OK)
 				status = EXIT_RUN_FAILED;
 			if (k == n - 1 && live_table(p)) {
@@ -1057,7 +1032,9 @@ static int run_consecutive(struct sweep *s)
 			msg_error("out of memory");
 			return EXIT_RUN_FAILED;
 		}
-		crossed = scale_level(&s->result, p);
+		crossed = result_scale_level(&s->result,
+					     s->result.n_levels - 1,
+					     p->crossover);
 		progress_clear();
 		if (live_table(p))
 			report_text_level(stdout, &s->result,

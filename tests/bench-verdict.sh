@@ -58,16 +58,20 @@ past_pid_want="a level of $past_pid users is more than this machine allows: kern
 [ "$past_pid" -le 1000000 ] ||
 	past_pid_want="*'$past_pid' is not a number of users from 1 to 1000000*"
 # The fewest thread-mode users whose mappings vm.max_map_count cannot
-# hold (4 a user and 1024). Where kernel.pid_max or kernel.threads-max
-# cannot hold their tasks (with a margin for the tasks that exist), or a
-# level cannot have so many users, they are refused all the same, for
-# that.
+# hold (4 a user and 1024). Where a level cannot have so many users, that
+# is the refusal; where kernel.pid_max or kernel.threads-max cannot hold
+# their tasks (with a margin for the tasks that exist), they are refused
+# first for that, or, near the margin, still for their mappings: a
+# refusal of this level that names the value to set all the same.
 past_maps=$(((max_map - 1024) / 4 + 1))
 past_maps_want="a level of $past_maps users is more than this machine allows in thread mode: vm.max_map_count is $max_map *(sysctl -w vm.max_map_count=[0-9]*)"
 tasks=$(awk '{ split($4, t, "/"); print t[2] }' /proc/loadavg)
-[ $((past_maps + tasks + 1000)) -le "$pid_max" ] &&
-	[ $((past_maps + tasks + 1000)) -le "$threads_max" ] &&
-	[ "$past_maps" -le 1000000 ] || past_maps_want="?*"
+if [ "$past_maps" -gt 1000000 ]; then
+	past_maps_want="*'$past_maps' is not a number of users from 1 to 1000000*"
+elif [ $((past_maps + tasks + 1000)) -gt "$pid_max" ] ||
+    [ $((past_maps + tasks + 1000)) -gt "$threads_max" ]; then
+	past_maps_want="a level of $past_maps users is more than this machine allows*(sysctl -w [a-z.-]*=[0-9]*)"
+fi
 while IFS='|' read -r users mode want; do
 	case $users in '#'*) continue ;; esac
 	got=$(scale_needs "$users" "$mode" "$test_dir/wf")

@@ -105,7 +105,14 @@ row 2 jobs/min | grep -q 'failed in B: user 1 (pid 5) killed by signal 9 (SIGKIL
 jq 'del(.levels[2])' "$test_dir/b-failed.json" >"$test_dir/b2-failed.json"
 expect_status 0 run_aimsweep compare "$test_dir/b2-failed.json" "$a2" --fail-above 50
 
-# Repeats: Welch's t-test on levels[].repeats.jobs_per_min.
+# Repeats: Welch's t-test on levels[].repeats.jobs_per_min. The p-values
+# are worked by hand: t = (mean_b - mean_a) / sqrt(sd_a^2/n_a + sd_b^2/n_b)
+# with Welch's df, and for an even df the two-sided p of Student's t in
+# closed form, 1 - sin(h) (1 + cos^2(h)/2 + 3 cos^4(h)/8 + ...) with
+# h = atan(|t| / sqrt(df)). 1000 vs 900, sd 10 each: t -15.81, df 8, p
+# 2.56e-07; 1000 vs 995: t -0.791, df 8, p 0.452; 1000 (sd 10) vs 970
+# (sd 2): t -6.578, df 4.319, p 0.0021 (by numerical integration); creat
+# 100 vs 70, sd 1: t -47.43, df 8, p 4.31e-11; 100 vs 99.5: p 0.452.
 repeats() { # FILE N MEAN STDDEV
 	jq --argjson n "$2" --argjson m "$3" --argjson s "$4" \
 		'.levels[0].repeats = {jobs_per_min: {n: $n, mean: $m, stddev: $s}}' "$1"
@@ -114,20 +121,20 @@ repeats "$a" 5 1000 10 >"$test_dir/ra.json"
 repeats "$b" 5 900 10 >"$test_dir/rb.json"
 repeats "$b" 5 995 10 >"$test_dir/rc.json"
 expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$test_dir/rb.json"
-row 1 jobs/min | grep -qE ' -10\.0% +significant \(Welch p=[0-9.e-]+, n=5\+5\)$' ||
+row 1 jobs/min | grep -qE ' -10\.0% +significant \(Welch p=2\.56e-07, n=5\+5\)$' ||
 	fail "repeats 1000 vs 900: $(row 1 jobs/min)"
 row 2 jobs/min | grep -q 'no repeats: noise unknown$' || fail "level 2 has no repeats"
 expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$test_dir/rc.json"
-row 1 jobs/min | grep -qE ' -0\.5% +within noise \(Welch p=0\.4[0-9]*, n=5\+5\)$' ||
+row 1 jobs/min | grep -qE ' -0\.5% +within noise \(Welch p=0\.452, n=5\+5\)$' ||
 	fail "repeats 1000 vs 995: $(row 1 jobs/min)"
 # A clear p-value for a change under the noise floor is not significant:
 # 1000 vs 970 with tight repeats, with the default 5% floor and with 2%.
 repeats "$b" 5 970 2 >"$test_dir/rd.json"
 expect_status 0 run_aimsweep compare "$test_dir/ra.json" "$test_dir/rd.json"
-row 1 jobs/min | grep -qE ' -3\.0% +within noise \(Welch p=[0-9.e-]+, n=5\+5; under --noise 5%\)$' ||
+row 1 jobs/min | grep -qE ' -3\.0% +within noise \(Welch p=0\.0021, n=5\+5; under --noise 5%\)$' ||
 	fail "3% under the default floor: $(row 1 jobs/min)"
 expect_status 0 run_aimsweep compare --noise 2 "$test_dir/ra.json" "$test_dir/rd.json"
-row 1 jobs/min | grep -qE ' -3\.0% +significant \(Welch p=[0-9.e-]+, n=5\+5\)$' ||
+row 1 jobs/min | grep -qE ' -3\.0% +significant \(Welch p=0\.0021, n=5\+5\)$' ||
 	fail "3% over --noise 2: $(row 1 jobs/min)"
 expect_status 2 run_aimsweep compare --noise -1 "$test_dir/ra.json" "$test_dir/rd.json"
 # Repeats on one side only say nothing about the noise.
@@ -144,10 +151,10 @@ jobrep "$test_dir/ra.json" 100 1 >"$test_dir/ja.json"
 jobrep "$test_dir/rb.json" 70 1 >"$test_dir/jb.json"
 jobrep "$test_dir/rc.json" 99.5 1 >"$test_dir/jc.json"
 expect_status 0 run_aimsweep compare "$test_dir/ja.json" "$test_dir/jb.json"
-row 1 creat | grep -qE 'creat ops/s +100\.0 +70\.0 +-30\.0% +significant \(Welch p=[0-9.e-]+, n=5\+5\)$' ||
+row 1 creat | grep -qE 'creat ops/s +100\.0 +70\.0 +-30\.0% +significant \(Welch p=4\.31e-11, n=5\+5\)$' ||
 	fail "creat 100 vs 70 over repeats: $(row 1 creat)"
 expect_status 0 run_aimsweep compare "$test_dir/ja.json" "$test_dir/jc.json"
-row 1 creat | grep -qE 'creat ops/s +100\.0 +99\.5 +-0\.5% +within noise \(Welch p=[0-9.e-]+, n=5\+5\)$' ||
+row 1 creat | grep -qE 'creat ops/s +100\.0 +99\.5 +-0\.5% +within noise \(Welch p=0\.452, n=5\+5\)$' ||
 	fail "creat 100 vs 99.5 over repeats: $(row 1 creat)"
 
 # Lock profiles: the 5 callers (with their lock type) whose wait per

@@ -133,6 +133,33 @@ static void test_top_sorted(void)
 	lock_entries_free(e, n);
 }
 
+/* An entry's rows, its call stacks, are kept most total wait first
+ * (on a tie, most waits first), whatever order perf printed them in. */
+static void test_rows_sorted(void)
+{
+	struct lock_entry *e;
+	size_t n;
+
+	CHECK_EQ_INT(parse(HEADER
+			   "   5  100.00 ms 50.00 ms 20.00 ms  rwsem:W  unlink\n"
+			   "  21  100.00 ms  5.00 ms  4.76 ms  rwsem:W  unlink\n"
+			   "\t\t\t0x1000  least\n"
+			   "  54  420.00 ms  9.00 ms  7.77 ms  rwsem:W  unlink\n"
+			   "\t\t\t0x2000  most\n"
+			   "  33  200.00 ms  8.00 ms  6.06 ms  rwsem:W  unlink\n",
+			   10, &e, &n), 0);
+	if (!CHECK_EQ_U64(n, 1) || !CHECK_EQ_U64(e[0].n_rows, 4))
+		goto out;
+	CHECK_EQ_U64(e[0].rows[0].total_wait_ns, 420000000);
+	CHECK_STR_EQ(e[0].rows[0].frame[0], "most");
+	CHECK_EQ_U64(e[0].rows[1].total_wait_ns, 200000000);
+	CHECK_EQ_U64(e[0].rows[2].contended, 21);
+	CHECK_STR_EQ(e[0].rows[2].frame[0], "least");
+	CHECK_EQ_U64(e[0].rows[3].contended, 5);
+out:
+	lock_entries_free(e, n);
+}
+
 /* A missing caller is empty; one with blanks is kept whole; a long one
  * is cut to fit; a line longer than any entry is skipped whole. */
 static void test_callers(void)
@@ -321,6 +348,7 @@ int main(void)
 	RUN_TEST(test_units);
 	RUN_TEST(test_noise);
 	RUN_TEST(test_top_sorted);
+	RUN_TEST(test_rows_sorted);
 	RUN_TEST(test_callers);
 	RUN_TEST(test_callers_from_stack);
 	RUN_TEST(test_empty_and_foreign);

@@ -44,6 +44,26 @@ if env --ignore-signal=CHLD true 2>/dev/null; then
 else
 	not_checked "env has no --ignore-signal (coreutils 8.31): a crash under an ignored SIGCHLD"
 fi
+# Right after a failed level the scratch tree is empty again: user 1
+# crashes once its job (disk_brd) has made its source file in its own
+# directory, and a hook lists the tree at each level. The next level
+# finds nothing of user 1; the first level's list shows the hook looked
+# in the right place.
+printf '1 disk_brd\n' >"$test_dir/wf-files"
+rm -rf "$out"/*
+AIMSWEEP_TEST_FAULT=crash:1:0.2 expect_status 1 run_aimsweep run \
+	--hook "find '$scratch' -mindepth 1 >\"\$AIMSWEEP_LEVEL_DIR/tree\"" \
+	--levels 1,2,1 -t 1 -w 0.5 -d "$scratch" -o "$out" "$test_dir/wf-files"
+run_dir=$(dirname "$(latest_result)")
+jq_check "$run_dir/result.json" '[.levels[].status] == ["ok", "failed", "ok"]' \
+	"files left: level statuses"
+grep -q '/u0/' "$run_dir/level-1/tree" ||
+	fail "the hook saw no file of user 0 at the first level: $(cat "$run_dir/level-1/tree")"
+if grep -q '/u1' "$run_dir/level-1.2/tree"; then
+	fail "user 1's files outlived its failed level: $(cat "$run_dir/level-1.2/tree")"
+fi
+check_no_processes
+check_scratch_empty
 # A user that crashes inside a long window ends the level at the next
 # interval sample, not at the window's end.
 rm -rf "$out"/*
