@@ -151,6 +151,41 @@ bool ksyms_is_lock_code(const struct ksyms *ks, uint64_t addr)
 	return within(ks->lock_text, addr) || within(ks->sched_text, addr);
 }
 
+/* A frame of the tracing machinery that calls a tracepoint's programs. */
+static bool is_tracing_frame(const struct ksyms *ks, uint64_t ip)
+{
+	static const char *const prefixes[] = {
+		"bpf_", "__bpf_", "__traceiter_", "trace_", "__trace_",
+		"perf_trace_",
+	};
+	const struct ksym *s = ksyms_find(ks, ip);
+
+	if (!s)
+		return false;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(s->name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+size_t ksyms_lock_caller(const struct ksyms *ks, const uint64_t *ips,
+			 size_t n, size_t *first)
+{
+	size_t i;
+
+	/* The BPF program's own frame, which kallsyms may not name, can
+	 * come first: the stack proper starts after the last tracing frame
+	 * among the first few. */
+	*first = 0;
+	for (i = 0; i < n && i < KSYMS_TRACING_FRAMES_MAX; i++)
+		if (is_tracing_frame(ks, ips[i]))
+			*first = i + 1;
+	for (i = *first; i < n; i++)
+		if (ips[i] && !ksyms_is_lock_code(ks, ips[i]))
+			return i;
+	return n;
+}
+
 static bool is_data(char type)
 {
 	return strchr("dDbBrR", type) != NULL;

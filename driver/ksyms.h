@@ -42,6 +42,20 @@ void ksyms_frame(const struct ksyms *ks, uint64_t addr, char *buf,
 /* True when addr is in the kernel's lock or scheduler text. */
 bool ksyms_is_lock_code(const struct ksyms *ks, uint64_t addr);
 
+/* How deep in a lock wait's stack the tracing machinery's frames can be:
+ * the BPF program's own, bpf_trace_run*, __traceiter_*. */
+#define KSYMS_TRACING_FRAMES_MAX 4
+
+/*
+ * Of a lock wait's stack ips[0..n), innermost first, as the tracepoint
+ * saw it: *first is the first frame after the tracing machinery's (0
+ * when it has none among the first KSYMS_TRACING_FRAMES_MAX), and the
+ * return is the caller's index, the first frame from there outside the
+ * lock and scheduler text; n when every frame is in them.
+ */
+size_t ksyms_lock_caller(const struct ksyms *ks, const uint64_t *ips,
+			 size_t n, size_t *first);
+
 /*
  * The name of a lock at addr when it is a static one: a data symbol
  * (kallsyms' d, b or r, either case) that starts at addr, or holds it

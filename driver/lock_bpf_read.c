@@ -94,51 +94,21 @@ const char *lock_bpf_type_name(uint32_t flags)
 	return "unknown";
 }
 
-/* Frames of the tracing machinery that calls the program: they sit on
- * top of every stack, above the lock function that waits. */
-static bool is_tracing_frame(const struct ksyms *ks, uint64_t ip)
-{
-	static const char *const prefixes[] = {
-		"bpf_", "__bpf_", "__traceiter_", "trace_", "__trace_",
-		"perf_trace_",
-	};
-	const struct ksym *s = ksyms_find(ks, ip);
-
-	if (!s)
-		return false;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(s->name, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
-/* How deep in a stack the tracing machinery's frames can be. */
-#define TRACING_FRAMES_MAX 4
-
 /* Fills row's frames from the stack, the tracing frames left out, and
  * caller with its first frame outside the lock and scheduler code. */
 static void name_stack(const struct ksyms *ks, const uint64_t *ips,
 		       size_t n, struct lock_row *row, char *caller,
 		       size_t caller_len)
 {
-	size_t first = 0;
+	size_t first, at = ksyms_lock_caller(ks, ips, n, &first);
 
-	snprintf(caller, caller_len, "[unknown]");
-	/* The program's own frame, which kallsyms may not name, comes
-	 * first: the stack proper starts after the last tracing frame
-	 * among the first few. */
-	for (size_t i = 0; i < n && i < TRACING_FRAMES_MAX; i++)
-		if (is_tracing_frame(ks, ips[i]))
-			first = i + 1;
 	for (size_t i = first; i < n && row->n_frames < LOCK_FRAMES_MAX; i++)
 		ksyms_frame(ks, ips[i], row->frame[row->n_frames++],
 			    sizeof(row->frame[0]));
-	for (size_t i = first; i < n; i++) {
-		if (!ksyms_is_lock_code(ks, ips[i])) {
-			ksyms_frame(ks, ips[i], caller, caller_len);
-			return;
-		}
-	}
+	if (at < n)
+		ksyms_frame(ks, ips[at], caller, caller_len);
+	else
+		snprintf(caller, caller_len, "[unknown]");
 }
 
 static int add_total(struct lock_report_builder *b, const struct ksyms *ks,

@@ -14,8 +14,11 @@
 #define KALLSYMS "/proc/kallsyms"
 
 /* Room in the collector's task map beyond the users: every other task of
- * the machine may wait on a lock at the same time as they do. */
+ * the machine may wait on a lock at the same time as they do. The map is
+ * allocated whole when loaded (about 100 bytes a task), so it has a
+ * ceiling; tasks beyond it that wait at once are counted as lost. */
 #define LOCK_BPF_OTHER_TASKS 16384
+#define LOCK_BPF_TASKS_MAX (1U << 18)
 
 /* The run's method, from check to the end of the run. */
 struct lock_run {
@@ -63,7 +66,11 @@ static const char *test_hook(const char *word)
 static int open_collector(const struct run_params *p, struct lock_run *r,
 			  char *err, size_t errlen)
 {
-	unsigned int tasks = 2 * largest_level(p) + LOCK_BPF_OTHER_TASKS;
+	unsigned int users = largest_level(p);
+	unsigned int tasks = users < (LOCK_BPF_TASKS_MAX -
+				      LOCK_BPF_OTHER_TASKS) / 2 ?
+			     2 * users + LOCK_BPF_OTHER_TASKS :
+			     LOCK_BPF_TASKS_MAX;
 	const char *keys = test_hook("keys:");
 	char why[REASON_LEN];
 	bool denied;

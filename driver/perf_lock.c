@@ -384,20 +384,22 @@ static bool parse_frame(char *line, struct report_line *e)
 	return true;
 }
 
-/* The caller by the in-kernel collector's rule, so that both methods
- * name a lock's caller alike: the first frame outside the kernel's lock
- * and scheduler code. perf's own choice with -v can be a frame further
- * out (do_filp_open for path_openat's wait). Kept when no frame is. */
+/* The caller by the in-kernel collector's rule (ksyms_lock_caller()), so
+ * that both methods name a lock's caller alike: perf's own choice with -v
+ * can be a frame further out (do_filp_open for path_openat's wait), or
+ * the tracepoint's own frame. Kept when no frame qualifies. */
 static void caller_from_stack(struct report_line *e, const struct ksyms *ks)
 {
-	for (unsigned int i = 0; ks && i < e->row.n_frames; i++) {
-		if (!e->addr[i] || ksyms_is_lock_code(ks, e->addr[i]))
-			continue;
-		_Static_assert(sizeof(e->caller) >= sizeof(e->row.frame[0]),
-			       "a frame fits in a caller");
-		strcpy(e->caller, e->row.frame[i]);
+	size_t first, at;
+
+	if (!ks)
 		return;
-	}
+	at = ksyms_lock_caller(ks, e->addr, e->row.n_frames, &first);
+	if (at == e->row.n_frames)
+		return;
+	_Static_assert(sizeof(e->caller) >= sizeof(e->row.frame[0]),
+		       "a frame fits in a caller");
+	strcpy(e->caller, e->row.frame[at]);
 }
 
 /*

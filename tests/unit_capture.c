@@ -190,20 +190,22 @@ static void test_callers(void)
 }
 
 /* With the kernel's symbols, a line's caller is its stack's first frame
- * outside the lock and scheduler text, as the in-kernel collector names
- * it, and lines of one such caller merge; a line without frames keeps
- * perf's caller. */
+ * outside the tracepoint's machinery and the lock and scheduler text, as
+ * the in-kernel collector names it, and lines of one such caller merge;
+ * a line without frames keeps perf's caller. */
 static void test_callers_from_stack(void)
 {
 	static const char kallsyms[] =
 		"0000000000001000 T path_openat\n"
 		"0000000000001400 T do_filp_open\n"
+		"0000000000001800 T __traceiter_contention_begin\n"
 		"0000000000002000 T __lock_text_start\n"
 		"0000000000002000 T down_write\n"
 		"0000000000002800 T rwsem_down_write_slowpath\n"
 		"0000000000003000 T __lock_text_end\n";
 	static const char text[] = HEADER
 		"  5  5.00 ms  2.00 ms  1.00 ms  rwsem:W  do_filp_open+0x106\n"
+		"\t\t\t0x182f  __traceiter_contention_begin+0x2f\n"
 		"\t\t\t0x2810  rwsem_down_write_slowpath+0x10\n"
 		"\t\t\t0x2008  down_write+0x8\n"
 		"\t\t\t0x14e3  path_openat+0x4e3\n"
