@@ -1,6 +1,5 @@
 /* driver/lock_profile.c: --lock-profile: chooses once how every level's kernel lock contention is counted, and counts it: the in-kernel collector's steps are here, perf lock record's in perf_lock.c. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +31,11 @@ struct lock_run {
 struct lock_level {
 	struct lock_run *run;
 	void *perf;		/* perf_lock's state for the level */
-	double covered_s;	/* the collector's, from t0 */
+	/* The collector's: the slice --lock-profile-seconds asks for when
+	 * it is shorter than the window, else 0 (the whole window); and
+	 * the span it covered, from t0, once stopped. */
+	uint64_t slice_ns;
+	double covered_s;
 };
 
 static bool lock_profile_wanted(const struct run_params *p)
@@ -190,9 +193,9 @@ static int lock_profile_prepare(struct level_capture *c, void *run, void *st)
 	}
 	/* The collector covers the window from t0, whatever else samples
 	 * in it: it costs too little to need a slice of its own. */
-	l->covered_s = c->params->lock_profile_s > 0 ?
-		       fmin(c->params->lock_profile_s, c->params->runtime_s) :
-		       c->params->runtime_s;
+	if (c->params->lock_profile_s > 0 &&
+	    c->params->lock_profile_s < c->params->runtime_s)
+		l->slice_ns = (uint64_t)(c->params->lock_profile_s * 1e9);
 	if (lock_bpf_reset(l->run->bpf, c->error, sizeof(c->error)))
 		return -1;
 	return 0;
@@ -207,11 +210,9 @@ static void lock_profile_start(struct level_capture *c, void *st)
 		return;
 	}
 	lock_bpf_start(l->run->bpf, c->t0_ns);
-	/* A slice shorter than the window ends without the driver. */
-	if (c->params->lock_profile_s > 0 &&
-	    c->params->lock_profile_s < c->params->runtime_s)
-		lock_bpf_stop(l->run->bpf, c->t0_ns +
-			      (uint64_t)(c->params->lock_profile_s * 1e9));
+	/* A slice ends in the kernel, without the driver. */
+	if (l->slice_ns)
+		lock_bpf_stop(l->run->bpf, c->t0_ns + l->slice_ns);
 }
 
 static void lock_profile_stop(struct level_capture *c, void *st)
@@ -224,9 +225,9 @@ static void lock_profile_stop(struct level_capture *c, void *st)
 			perf_lock_capture.stop(c, l->perf);
 		return;
 	}
-	end = c->t0_ns + (uint64_t)(l->covered_s * 1e9);
-	if (c->t1_ns < end || !(c->params->lock_profile_s > 0))
-		end = c->t1_ns;
+	end = c->t1_ns;
+	if (l->slice_ns && c->t0_ns + l->slice_ns < end)
+		end = c->t0_ns + l->slice_ns;
 	lock_bpf_stop(l->run->bpf, end);
 	l->covered_s = (double)(end - c->t0_ns) / 1e9;
 }
@@ -278,7 +279,7 @@ static void lock_profile_write(struct level_capture *c, void *st,
 		return;
 	}
 	li->offset_s = 0;
-	li->covered_s = c->t1_ns ? l->covered_s : 0;
+	li->covered_s = l->covered_s;	/* 0 unless stopped at t1 */
 	if (c->t1_ns && level->status == LEVEL_OK && !c->error[0])
 		read_collector(c, l, level);
 }
