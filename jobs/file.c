@@ -636,7 +636,7 @@ out:
  * changes into it and back (getcwd, chdir) and uses relative paths, and
  * the names it creates end in the process ID (getpid), then the user's
  * number, which keeps threads apart. "Back" is the user's scratch
- * directory, its working directory (driver/user_loop.c), never the
+ * directory, its working directory (driver/users/user_loop.c), never the
  * driver's: a user thread has a working directory of its own, and one
  * that may not enter where the driver was started still comes back.
  */

@@ -55,7 +55,7 @@ expect_stderr "(sysctl -w kernel.pid_max=[0-9]*)$"
 	fail "more than the one line of the refusal: $(cat "$test_dir/stderr")"
 # The arithmetic: what is left is pid_max less the tasks that exist and
 # a margin of 64 left free for the driver, the shell and the rest
-# (TASK_MARGIN in driver/limits.c), and the value to raise it to is the
+# (TASK_MARGIN in driver/measure/limits.c), and the value to raise it to is the
 # level, those tasks and the margin.
 margin=64
 set -- $(sed -E 's/.* and ([0-9]+) tasks exist, leaving (-?[0-9]+); raise it to at least ([0-9]+) .*/\1 \2 \3/' \

@@ -26,7 +26,7 @@ ${md#./} links to $link"
 done
 
 # Every path of the tree that the README, the man page or a doc names
-# (docs/profiles.md, results/SCHEMA.md, driver/sweep.c, ...) ships. Words
+# (docs/profiles.md, results/SCHEMA.md, driver/run/sweep.c, ...) ships. Words
 # of the same shape that name no file of the tree (jobs/min) are not
 # paths; programs (tests/test_guard) are built, not shipped, even where
 # a build in the source tree put them beside the sources.

@@ -58,8 +58,19 @@ jq_check "$json" '[.levels[].lock_contention | [.[].total_wait_ns] |
 dir_wait='[.levels[] | [.lock_contention[] | select(.type == "rwsem:W" and
 	(.caller | test("^(path_openat|do_unlinkat|open_last_lookups|filename_create|do_filp_open)\\+")))
 	| .total_wait_ns] | add // 0]'
-jq_check "$json" "$dir_wait"' | .[3] > 0 and .[3] > .[0] and
-	.[3] > .[1] and .[2] > .[0]' \
+# The collector counts the whole machine's waits, so a test that creates
+# files beside this one (make -j check) adds to any level it overlaps:
+# when the growth is not seen, the ramp runs once more before it counts
+# as missing.
+grows="$dir_wait"' | .[3] > 0 and .[3] > .[0] and .[3] > .[1] and .[2] > .[0]'
+if ! jq -e "$grows" "$json" >/dev/null; then
+	echo "# directory wait $(jq -c "$dir_wait" "$json") did not grow;" \
+		"the machine may be busy: the ramp runs again"
+	expect_status 0 run_aimsweep run --lock-profile --levels 1,2,4,8 \
+		-t 2 -w 0.5 -d "$scratch" -o "$out" "$wf"
+	json=$(latest_result)
+fi
+jq_check "$json" "$grows" \
 	"the directory's rwsem:W wait grows from 1 to 8 users (got $(jq -c "$dir_wait" "$json"))"
 check_no_processes
 check_scratch_empty

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "driver/perf_lock.h"
+#include "driver/capture/perf_lock.h"
 #include "tests/test.h"
 
 #define HEADER " contended   total wait     max wait     avg wait         type   caller\n\n"

@@ -2,8 +2,8 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "driver/collector.h"
-#include "driver/util.h"
+#include "driver/measure/collector.h"
+#include "driver/base/util.h"
 #include "tests/test.h"
 
 static int no_run(void *state)

@@ -6,10 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "driver/compare.h"
-#include "driver/plot.h"
-#include "driver/report.h"
-#include "driver/result_read.h"
+#include "driver/output/compare.h"
+#include "driver/output/plot.h"
+#include "driver/output/report.h"
+#include "driver/output/result_read.h"
 #include "tests/test.h"
 
 /* Two ok levels and a failed one, as aimsweep writes them (trimmed). */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/cpu_profile.h"
+#include "driver/capture/cpu_profile.h"
 #include "tests/test.h"
 
 #define COLUMNS "# Overhead       Samples  Symbol\n" \

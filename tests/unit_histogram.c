@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "driver/histogram.h"
+#include "driver/measure/histogram.h"
 #include "tests/test.h"
 
 /* The worst relative distance of a bucket's value from a value in it. */

@@ -13,10 +13,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "driver/params.h"
-#include "driver/result_write.h"
-#include "driver/result.h"
-#include "driver/workfile.h"
+#include "driver/base/params.h"
+#include "driver/output/result_write.h"
+#include "driver/measure/result.h"
+#include "driver/base/workfile.h"
 #include "jobs/job.h"
 #include "tests/test.h"
 

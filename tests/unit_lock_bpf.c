@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "driver/ksyms.h"
-#include "driver/lock_bpf.h"
+#include "driver/capture/ksyms.h"
+#include "driver/capture/lock_bpf.h"
 #include "tests/test.h"
 
 /* A kallsyms of a small kernel: lock text at 0x2000..0x3000, scheduler

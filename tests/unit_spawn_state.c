@@ -4,10 +4,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "driver/arena.h"
-#include "driver/spawn_state.h"
-#include "driver/user_loop.h"
-#include "driver/workfile.h"
+#include "driver/measure/arena.h"
+#include "driver/users/spawn_state.h"
+#include "driver/users/user_loop.h"
+#include "driver/base/workfile.h"
 #include "jobs/job.h"
 #include "tests/test.h"
 

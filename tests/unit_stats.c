@@ -4,12 +4,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "driver/arena.h"
-#include "driver/collector.h"
-#include "driver/result.h"
-#include "driver/stats.h"
-#include "driver/util.h"
-#include "driver/workfile.h"
+#include "driver/measure/arena.h"
+#include "driver/measure/collector.h"
+#include "driver/measure/result.h"
+#include "driver/measure/stats.h"
+#include "driver/base/util.h"
+#include "driver/base/workfile.h"
 #include "jobs/decimal.h"
 #include "jobs/job.h"
 #include "tests/test.h"

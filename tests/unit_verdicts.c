@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/collector.h"
-#include "driver/options.h"
-#include "driver/report.h"
-#include "driver/result.h"
-#include "driver/result_write.h"
-#include "driver/util.h"
+#include "driver/measure/collector.h"
+#include "driver/cli/options.h"
+#include "driver/output/report.h"
+#include "driver/measure/result.h"
+#include "driver/output/result_write.h"
+#include "driver/base/util.h"
 #include "tests/test.h"
 
 static int no_run(void *state)

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "driver/workfile.h"
+#include "driver/base/workfile.h"
 #include "jobs/job.h"
 #include "tests/test.h"
 

@@ -312,7 +312,7 @@ static int follow(const char *name, double seconds, const char *dir)
  *
  * With "thread", the N are threads of this process, made by
  * pthread_create() with the stack size and detached state of aimsweep's
- * --mode thread users (thread_proc_main() in driver/user_loop.c), at the
+ * --mode thread users (thread_proc_main() in driver/users/user_loop.c), at the
  * same gate: the floor for users that are threads. stop_s then ends when
  * the last thread has counted itself out on its way to return, as
  * aimsweep's driver sees a thread user end.

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/config.h"
-#include "driver/options.h"
+#include "driver/cli/config.h"
+#include "driver/cli/options.h"
 
 /* What a read config promises the run: every setting is an option's,
  * and the options take them all. A broken promise is a crash. */

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/compare.h"
-#include "driver/report.h"
-#include "driver/result_read.h"
+#include "driver/output/compare.h"
+#include "driver/output/report.h"
+#include "driver/output/result_read.h"
 
 static FILE *devnull;
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/workfile.h"
+#include "driver/base/workfile.h"
 
 /* What a parsed mix promises its users; a broken promise is a crash. */
 static void check_mix(const struct mix *mix)

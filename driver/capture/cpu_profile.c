@@ -1,0 +1,761 @@
+/* driver/capture/cpu_profile.c: --cpu-profile, where the CPUs' time goes in each level: perf record and its report. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "driver/capture/capture.h"
+#include "driver/capture/cpu_profile.h"
+#include "driver/capture/perf_record.h"
+#include "driver/base/process.h"
+#include "driver/users/users.h"
+#include "driver/base/util.h"
+
+/* perf report resolves the symbols of a profile. */
+#define PERF_REPORT_TIMEOUT_S 120.0
+/* How long the test profile before the first level samples. */
+#define CHECK_SLICE_S 0.1
+/* A test profile that failed is taken once more, this long: on a machine
+ * loaded far beyond its CPUs perf may not run at all in the first one's
+ * tenth of a second, and record no sample for its report to show. */
+#define CHECK_RETRY_SLICE_S 1.0
+/*
+ * The most one level's profile may take on disk (perf record
+ * --max-size): a sample without call chain is some 40 bytes, so a 1 s
+ * slice of a 256-CPU machine is some 10 MB, plus the machine's task and
+ * memory maps. A profile that reaches it ends early and fails its level.
+ */
+#define PERF_MAX_SIZE "256M"
+/* perf prints shares with two decimals; a line whose share differs from
+ * its samples' by more than twice that rounding is not what perf counted. */
+#define SHARE_SLACK_PCT 0.01
+
+#define DATA_NAME "cpu-profile.data"
+#define LOG_NAME "cpu-profile-record.log"
+#define REPORT_NAME "cpu-profile.txt"
+
+/* A level's CPU profile. Zeroed, it means "nothing started". */
+struct cpu_capture {
+	const struct run_params *params;	/* NULL: nothing to end */
+	char dir[PATH_MAX];	/* the level's directory, absolute */
+	char data[PATH_MAX];	/* perf record's output */
+	/* perf record, and its timer that turns sampling off at t0 +
+	 * slice_s. */
+	struct perf_record perf;
+	double slice_s;		/* how long sampling is on */
+	bool started;
+	uint64_t perf_cpu0_ns;	/* perf record's CPU time at t0 */
+	/* The first failure, kept until write: it fails the level. */
+	char error[REASON_LEN];
+};
+
+/* Keeps the first failure: later ones are usually its consequences. */
+#define set_error(c, ...) \
+	perf_record_keep_error((c)->error, sizeof((c)->error), __VA_ARGS__)
+
+/*
+ * The CPU time every thread of process pid has run, in ns (the first
+ * field of each thread's schedstat: exact, where /proc/PID/stat counts
+ * whole ticks). 0 when it cannot be read.
+ */
+static uint64_t process_cpu_ns(pid_t pid)
+{
+	char path[64], file[PATH_MAX];
+	struct dirent *de;
+	uint64_t sum = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		unsigned long long ns;
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/schedstat", path,
+			 de->d_name);
+		f = fopen(file, "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu", &ns) == 1)
+			sum += ns;
+		fclose(f);
+	}
+	closedir(d);
+	return sum;
+}
+
+/* Why perf record could not start, and what would let it. */
+static void launch_failed(const struct perf_record *r, int status,
+			  char *err, size_t errlen)
+{
+	char said[320], st[48], now[32] = "";
+	int paranoid = (int)process_read_long(
+		"/proc/sys/kernel/perf_event_paranoid", INT_MIN);
+
+	if (paranoid != INT_MIN)
+		snprintf(now, sizeof(now), " (now %d)", paranoid);
+	/* Root may do anything: then it is the kernel or perf, and perf's
+	 * own words say which. */
+	if (geteuid() == 0)
+		snprintf(err, errlen,
+			 "cpu profile: perf record -a -e cpu-clock failed (%s), as root; %s",
+			 process_status_text(status, st, sizeof(st)),
+			 perf_record_said(r, said, sizeof(said)));
+	else
+		snprintf(err, errlen,
+			 "cpu profile: perf record -a -e cpu-clock failed (%s): sampling the whole machine needs root, or kernel.perf_event_paranoid%s lowered to 0 or below; %s",
+			 process_status_text(status, st, sizeof(st)), now,
+			 perf_record_said(r, said, sizeof(said)));
+}
+
+/*
+ * Starts `perf record` on every CPU with the cpu-clock software event
+ * (no PMU needed), writing c->data, with sampling off until "enable",
+ * and waits until it is ready.
+ */
+static int perf_launch(struct cpu_capture *c, char *err, size_t errlen)
+{
+	struct perf_record *r = &c->perf;
+	char freq[16];
+	char *argv[] = {
+		"perf", "record", "-e", "cpu-clock", "-F", freq, "-a",
+		/* Sampling off until enabled: only the slice is profiled. */
+		"-D", "-1", r->control,
+		/* No copies of binaries into ~/.debug. */
+		"-N",
+		"--max-size=" PERF_MAX_SIZE,
+		"-o", c->data, NULL
+	};
+
+	snprintf(freq, sizeof(freq), "%d", CPU_PROFILE_HZ);
+	r->what = "cpu profile";
+	r->cmd = "perf record";
+	r->join_error = true;
+	snprintf(r->log_path, sizeof(r->log_path), "%s/" LOG_NAME, c->dir);
+	return perf_record_launch(r, argv, launch_failed, err, errlen);
+}
+
+/* Runs perf report on the profile into `report_path`; 0 when it exited
+ * 0. */
+static int perf_report(const char *data, const char *report_path,
+		       char *err, size_t errlen)
+{
+	char st[48];
+	char *argv[] = {
+		"perf", "report", "-i", (char *)data, "--stdio",
+		/* One line per symbol, with its sample count. */
+		"--sort", "sym", "-n", NULL
+	};
+	pid_t pid;
+	int fd, status;
+
+	fd = open(report_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "cpu profile: cannot create %s: %s",
+			 report_path, strerror(errno));
+		return -1;
+	}
+	pid = process_spawn(&(struct spawn_spec){
+		.argv = argv, .out_fd = fd, .err_fd = fd,
+	});
+	close(fd);
+	if (pid < 0) {
+		snprintf(err, errlen, "cpu profile: cannot fork: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (process_wait(pid, NULL, PROCESS_INTERRUPTIBLE,
+			 process_deadline_in(PERF_REPORT_TIMEOUT_S)) != 1) {
+		process_end_group(&pid, 0, 0);
+		if (run_interrupted)
+			snprintf(err, errlen, "interrupted");
+		else
+			snprintf(err, errlen,
+				 "cpu profile: perf report did not finish within %.0f s; killed it",
+				 PERF_REPORT_TIMEOUT_S);
+		return -1;
+	}
+	status = process_end_group(&pid, 0, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(err, errlen,
+			 "cpu profile: perf report failed (%s); its output is in %s",
+			 process_status_text(status, st, sizeof(st)), report_path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads the report at path into prof; -1 with why in err when it is not
+ * a report we can read. A report that makes no sense is no error here:
+ * prof->rejected says why. */
+static int read_report(const char *path, size_t top, struct cpu_profile *prof,
+		       char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "cpu profile: cannot read %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	rc = cpu_profile_parse(f, top, prof);
+	fclose(f);
+	if (rc == EBADMSG)
+		snprintf(err, errlen,
+			 "cpu profile: %s lacks the header '# Overhead Samples Symbol' of perf 6.1's report",
+			 path);
+	else if (rc)
+		snprintf(err, errlen, "cpu profile: cannot read %s: %s", path,
+			 strerror(rc));
+	return rc ? -1 : 0;
+}
+
+/* Removes what the check left in its directory, and the directory. */
+static void check_cleanup(const char *dir)
+{
+	static const char *const names[] = {
+		DATA_NAME, DATA_NAME ".old", LOG_NAME, REPORT_NAME,
+	};
+	char path[PATH_MAX + 32];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* The same steps as a level's, for slice_s, in c->dir. */
+static int check_steps(struct cpu_capture *c, double slice_s, char *err,
+		       size_t errlen)
+{
+	char report[PATH_MAX + 32];
+	struct cpu_profile prof;
+	int rc;
+
+	if (perf_launch(c, err, errlen))
+		return -1;
+	if (perf_record_try(&c->perf, slice_s,
+			    "cpu profile: cannot enable perf's sampling", err,
+			    errlen))
+		return -1;
+	snprintf(report, sizeof(report), "%s/" REPORT_NAME, c->dir);
+	if (perf_report(c->data, report, err, errlen) ||
+	    read_report(report, c->params->cpu_profile_top, &prof, err,
+			errlen))
+		return -1;
+	rc = 0;
+	if (prof.rejected[0]) {
+		snprintf(err, errlen,
+			 "cpu profile: perf report's output on a %.1f s test profile makes no sense: %s",
+			 slice_s, prof.rejected);
+		rc = -1;
+	}
+	free(prof.symbols);
+	return rc;
+}
+
+static bool cpu_profile_wanted(const struct run_params *p)
+{
+	return p->cpu_profile;
+}
+
+/* Before the first level: a test profile, the way levels will take it. */
+static int cpu_profile_check(const struct run_params *p, void **run,
+			     char *err, size_t errlen)
+{
+	const double slices[] = { CHECK_SLICE_S, CHECK_RETRY_SLICE_S };
+	struct cpu_capture c;
+	char why[REASON_LEN + 64];
+	int rc = -1;
+
+	(void)run;
+	for (size_t i = 0; rc && i < 2 && !run_interrupted; i++) {
+		memset(&c, 0, sizeof(c));
+		c.params = p;
+		if (perf_record_check_dir("--cpu-profile", "cpu-check", c.dir,
+					  sizeof(c.dir), err, errlen))
+			return -1;
+		snprintf(c.data, sizeof(c.data), "%s/" DATA_NAME, c.dir);
+		rc = check_steps(&c, slices[i], why, sizeof(why));
+		check_cleanup(c.dir);
+	}
+	if (run_interrupted) {
+		snprintf(err, errlen, "interrupted");
+		return -1;
+	}
+	if (!rc)
+		return 0;
+	/* The level's words, said of the option. */
+	perf_record_option_error("--cpu-profile", "cpu profile", why, err,
+				 errlen);
+	return -1;
+}
+
+/* While the level's users wait at the gate: perf record starts, its
+ * sampling off, and is waited for. */
+static int cpu_profile_prepare(struct level_capture *lc, void *run, void *st)
+{
+	const struct run_params *p = lc->params;
+	struct cpu_capture *c = st;
+
+	(void)run;
+	c->params = p;
+	/* First in capture.c's table, the slice starts at t0: one no
+	 * longer than the window stays in it. */
+	c->slice_s = fmin(p->cpu_profile_s, p->runtime_s);
+	lc->slices_end_s = c->slice_s;
+	snprintf(c->dir, sizeof(c->dir), "%s", lc->dir);
+	if (!path_join(c->data, sizeof(c->data), c->dir, DATA_NAME)) {
+		snprintf(lc->error, sizeof(lc->error), "%s: path too long",
+			 c->dir);
+		return -1;
+	}
+	return perf_launch(c, lc->error, sizeof(lc->error));
+}
+
+/* At t0. A failure is kept for write. */
+static void cpu_profile_start(struct level_capture *lc, void *st)
+{
+	struct cpu_capture *c = st;
+	uint64_t off_ns;
+
+	(void)lc;
+	if (!c->params || c->started || c->perf.pid <= 0)
+		return;
+	c->started = true;
+	off_ns = process_deadline_in(c->slice_s);
+	c->perf_cpu0_ns = process_cpu_ns(c->perf.pid);
+	if (perf_record_command(&c->perf, "enable\n"))
+		set_error(c, "cpu profile: cannot enable perf's sampling: %s",
+			  strerror(errno));
+	else if (perf_record_timer(&c->perf, 0, off_ns))
+		set_error(c, "cpu profile: cannot fork the timer that ends it: %s",
+			  strerror(errno));
+}
+
+/* perf record's cost over the window, into prof. */
+static void note_cost(struct cpu_capture *c, const struct level_result *level,
+		      struct cpu_profile *prof)
+{
+	uint64_t cpu1 = process_cpu_ns(c->perf.pid);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cpu1 > c->perf_cpu0_ns)
+		prof->profiler_cpu_s = (double)(cpu1 - c->perf_cpu0_ns) / 1e9;
+	if (level->window_s > 0 && cpus > 0)
+		prof->profiler_cpu_pct = 100.0 * prof->profiler_cpu_s /
+					 (level->window_s * (double)cpus);
+}
+
+/* The time the samples stand for: every CPU is sampled CPU_PROFILE_HZ
+ * times a second, idle ones too (in the idle task). */
+static double sampled_s(const struct cpu_profile *prof)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus > 0 ? (double)prof->samples /
+			  ((double)CPU_PROFILE_HZ * (double)cpus) : 0;
+}
+
+/*
+ * After the level's users have parked: stops perf and, when `report` (the
+ * level is ok so far), reads its profile into level->cpu_prof. -1 with
+ * the reason in err when anything failed: the level fails with it.
+ */
+static int cpu_profile_finish(struct cpu_capture *c,
+			      struct level_result *level, bool report,
+			      char *err, size_t errlen)
+{
+	char report_path[PATH_MAX + 32], why[REASON_LEN];
+	struct cpu_profile prof;
+	int status;
+
+	if (!c->params)
+		return 0;
+	memset(&prof, 0, sizeof(prof));
+	status = perf_record_timer_end(&c->perf);
+	/* Killed: sampling stayed on past the window. */
+	if (WIFSIGNALED(status) && !run_interrupted)
+		set_error(c, "cpu profile: its timer did not end it within %.0f s of the window's end",
+			  PERF_TIMER_EXIT_TIMEOUT_S);
+	if (c->perf.pid > 0) {
+		if (c->started)
+			note_cost(c, level, &prof);
+		if (perf_record_stop(&c->perf, why, sizeof(why)))
+			set_error(c, "%s", why);
+	}
+	snprintf(report_path, sizeof(report_path), "%s/" REPORT_NAME, c->dir);
+	if (report && c->started && !c->error[0]) {
+		double cpu_s = prof.profiler_cpu_s, pct = prof.profiler_cpu_pct;
+
+		if (perf_report(c->data, report_path, why, sizeof(why)) ||
+		    read_report(report_path, c->params->cpu_profile_top,
+				&prof, why, sizeof(why))) {
+			set_error(c, "%s", why);
+		} else {
+			prof.offset_s = 0;
+			prof.seconds = c->slice_s;
+			prof.sampled_s = sampled_s(&prof);
+			prof.profiler_cpu_s = cpu_s;
+			prof.profiler_cpu_pct = pct;
+			prof.disturbed = cpu_profile_disturbed(&prof);
+			level->cpu_profiled = true;
+			level->cpu_prof = prof;
+		}
+	}
+	if (!c->params->keep_profiles)
+		unlink(c->data);
+	perf_record_close(&c->perf);
+	c->params = NULL;
+	if (!c->error[0])
+		return 0;
+	snprintf(err, errlen, "%s", c->error);
+	return -1;
+}
+
+static void cpu_profile_write(struct level_capture *lc, void *st,
+			      struct level_result *level)
+{
+	char err[REASON_LEN];
+
+	if (cpu_profile_finish(st, level,
+			       level->status == LEVEL_OK && !lc->error[0], err,
+			       sizeof(err)))
+		capture_error(lc, "%s", err);
+}
+
+/* Kills and reaps what the capture started and removes its profile. */
+static void cpu_profile_abort(struct level_capture *lc, void *st)
+{
+	struct cpu_capture *c = st;
+
+	(void)lc;
+	if (!c->params)
+		return;
+	perf_record_abort(&c->perf);
+	if (c->data[0])
+		unlink(c->data);
+	c->params = NULL;
+}
+
+const struct capture_ops cpu_profile_capture = {
+	.name = "cpu-profile",
+	.level_size = sizeof(struct cpu_capture),
+	.wanted = cpu_profile_wanted,
+	.check = cpu_profile_check,
+	.prepare = cpu_profile_prepare,
+	.start = cpu_profile_start,
+	.write = cpu_profile_write,
+	.abort = cpu_profile_abort,
+};
+
+bool cpu_profile_disturbed(const struct cpu_profile *prof)
+{
+	return prof->lost > 0 ||
+	       prof->profiler_cpu_pct > CPU_PROFILE_DISTURB_PCT;
+}
+
+/* ---- the report's parser ---- */
+
+/* One symbol line, as read, before lines of one name are merged. */
+struct report_line {
+	double pct;		/* perf's share, in percent */
+	uint64_t samples;
+};
+
+struct report_state {
+	bool header;		/* the column header was seen */
+	bool have_count;	/* "# Samples: 2K of event" */
+	uint64_t count;		/* its number, */
+	uint64_t count_unit;	/* in units of this many samples */
+	struct report_line *lines;	/* every line with samples */
+	size_t n_lines, cap_lines;
+	struct cpu_symbol *syms;
+	size_t n_syms, cap_syms;
+	struct cpu_profile *out;
+};
+
+/* "# Samples: 2K of event 'cpu-clock'": perf divides counts above 1000
+ * by 1000, as often as it takes, and marks each division K, M, G. */
+static void read_count(const char *s, struct report_state *st)
+{
+	static const char units[] = " KMG";
+	uint64_t mult = 1;
+	const char *u;
+	char *end;
+
+	if (strncmp(s, "# Samples: ", 11) || !(s[11] >= '0' && s[11] <= '9'))
+		return;
+	errno = 0;
+	st->count = strtoull(s + 11, &end, 10);
+	if (errno)
+		return;
+	u = *end ? strchr(units, *end) : NULL;
+	if (!u)
+		return;
+	for (const char *k = units; k < u; k++)
+		mult *= 1000;
+	/* "2K of event", or "512  of event" with a blank for no unit. */
+	if (strncmp(end + 1, " of event", 9))
+		return;
+	st->count_unit = mult;
+	st->have_count = true;
+}
+
+/* The '#' lines: counts before the column header, and the header. */
+static void read_comment(char *line, struct report_state *st)
+{
+	static const char *const header[] = { "#", "Overhead", "Samples",
+					      "Symbol" };
+	unsigned long long lost;
+	char *save = NULL, *w;
+	size_t n = 0;
+
+	if (st->header)
+		return;
+	if (sscanf(line, "# Total Lost Samples: %llu", &lost) == 1) {
+		st->out->lost = lost;
+		return;
+	}
+	read_count(line, st);
+	for (w = strtok_r(line, " \t\r\n", &save); w;
+	     w = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n >= sizeof(header) / sizeof(header[0]) ||
+		    strcmp(w, header[n]))
+			return;
+		n++;
+	}
+	st->header = n == sizeof(header) / sizeof(header[0]);
+}
+
+/* "0x16df89": an address perf found no symbol for. */
+static bool is_address(const char *name)
+{
+	return !strncmp(name, "0x", 2) && name[2] &&
+	       strspn(name + 2, "0123456789abcdef") == strlen(name + 2);
+}
+
+/* v, an array of n elements of `size` bytes with room for *cap, with
+ * room for one more: v itself, or v grown (*cap updated), or NULL when
+ * it cannot grow (v is left as it was). */
+static void *room_for_one(void *v, size_t n, size_t *cap, size_t size)
+{
+	size_t want = *cap ? *cap * 2 : 64;
+
+	if (n < *cap)
+		return v;
+	v = realloc(v, want * size);
+	if (v)
+		*cap = want;
+	return v;
+}
+
+static int add_line(struct report_state *st, double pct, uint64_t samples)
+{
+	struct report_line *v = room_for_one(st->lines, st->n_lines,
+					     &st->cap_lines, sizeof(*v));
+
+	if (!v)
+		return ENOMEM;
+	st->lines = v;
+	st->lines[st->n_lines++] = (struct report_line){ pct, samples };
+	return 0;
+}
+
+/* Adds samples to the symbol of that name and mark, made when new. */
+static int add_symbol(struct report_state *st, const char *name,
+		      bool kernel, uint64_t samples)
+{
+	struct cpu_symbol *s = NULL;
+
+	for (size_t i = 0; i < st->n_syms && !s; i++)
+		if (st->syms[i].kernel == kernel &&
+		    !strcmp(st->syms[i].name, name))
+			s = &st->syms[i];
+	if (!s) {
+		s = room_for_one(st->syms, st->n_syms, &st->cap_syms,
+				 sizeof(*s));
+		if (!s)
+			return ENOMEM;
+		st->syms = s;
+		s = &st->syms[st->n_syms++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->name, sizeof(s->name), "%s", name);
+		s->kernel = kernel;
+	}
+	s->samples += samples;
+	return 0;
+}
+
+/* "    17.09%           361  [k] find_get_block_common". */
+static int read_symbol_line(char *line, struct report_state *st)
+{
+	char *p = line, *end, *name;
+	uint64_t samples;
+	double pct;
+	bool kernel;
+	size_t len;
+	int rc;
+
+	p += strspn(p, " \t");
+	errno = 0;
+	pct = strtod(p, &end);
+	if (errno || end == p || *end != '%' || !(pct >= 0 && pct <= 100) ||
+	    !(*p >= '0' && *p <= '9'))
+		goto dropped;
+	p = end + 1;
+	p += strspn(p, " \t");
+	len = strspn(p, "0123456789");
+	if (!len || !strchr(" \t", p[len]))
+		goto dropped;
+	p[len] = '\0';
+	if (!parse_u64(p, UINT64_MAX / 2, &samples) || !samples)
+		goto dropped;
+	rc = add_line(st, pct, samples);
+	if (rc)
+		return rc;
+	p += len + 1;
+	p += strspn(p, " \t");
+	/* Samples that count, in a line we cannot keep: a mark other than
+	 * [k] and [.] (guest or hypervisor code), or no name. */
+	if (!strncmp(p, "[k] ", 4))
+		kernel = true;
+	else if (!strncmp(p, "[.] ", 4))
+		kernel = false;
+	else
+		goto dropped;
+	name = p + 4;
+	name += strspn(name, " \t");
+	len = strlen(name);
+	while (len && strchr(" \t\r\n", name[len - 1]))
+		name[--len] = '\0';
+	if (!len)
+		goto dropped;
+	return add_symbol(st, is_address(name) ? "[unknown]" : name, kernel,
+			  samples);
+dropped:
+	st->out->rows_dropped++;
+	return 0;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct cpu_symbol *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->kernel != y->kernel)
+		return x->kernel ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Why the lines read make no sense together, into out->rejected; empty
+ * when they do. */
+static void judge(struct report_state *st, uint64_t total)
+{
+	struct cpu_profile *out = st->out;
+
+	if (!total) {
+		snprintf(out->rejected, sizeof(out->rejected),
+			 "no samples");
+		return;
+	}
+	if (!st->have_count) {
+		snprintf(out->rejected, sizeof(out->rejected),
+			 "no sample count in its header");
+		return;
+	}
+	if (total / st->count_unit != st->count) {
+		snprintf(out->rejected, sizeof(out->rejected),
+			 "its header counts %" PRIu64 " x %" PRIu64 " samples, its lines %" PRIu64,
+			 st->count, st->count_unit, total);
+		return;
+	}
+	for (size_t i = 0; i < st->n_lines; i++) {
+		double want = 100.0 * (double)st->lines[i].samples /
+			      (double)total;
+
+		if (fabs(st->lines[i].pct - want) > SHARE_SLACK_PCT) {
+			snprintf(out->rejected, sizeof(out->rejected),
+				 "a line of %" PRIu64 " samples says %.2f%%, but they are %.3f%% of the %" PRIu64 " its lines add up to",
+				 st->lines[i].samples, st->lines[i].pct, want,
+				 total);
+			return;
+		}
+	}
+}
+
+int cpu_profile_parse(FILE *f, size_t top, struct cpu_profile *out)
+{
+	struct report_state st = { .out = out };
+	uint64_t total = 0;
+	char line[1024];
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (!rc && fgets(line, sizeof(line), f)) {
+		/* A line longer than the buffer is not one perf would
+		 * print for a symbol we can name: skip the rest of it. */
+		if (!strchr(line, '\n') && !feof(f)) {
+			int ch;
+
+			while ((ch = fgetc(f)) != EOF && ch != '\n')
+				;
+			if (st.header)
+				out->rows_dropped++;
+			continue;
+		}
+		if (line[0] == '#')
+			read_comment(line, &st);
+		else if (st.header && line[strspn(line, " \t\r\n")])
+			rc = read_symbol_line(line, &st);
+	}
+	if (!rc && !st.header)
+		rc = EBADMSG;
+	if (rc) {
+		free(st.lines);
+		free(st.syms);
+		memset(out, 0, sizeof(*out));
+		return rc;
+	}
+	for (size_t i = 0; i < st.n_lines; i++)
+		total += st.lines[i].samples;
+	out->samples = total;
+	judge(&st, total);
+	free(st.lines);
+	if (out->rejected[0]) {
+		/* Nothing of it is shown: every line counts as dropped. */
+		out->rows_dropped += st.n_lines;
+		free(st.syms);
+		return 0;
+	}
+	if (st.n_syms)
+		qsort(st.syms, st.n_syms, sizeof(*st.syms), by_samples);
+	if (st.n_syms > top)
+		st.n_syms = top;
+	for (size_t i = 0; i < st.n_syms; i++)
+		st.syms[i].share = (double)st.syms[i].samples / (double)total;
+	if (!st.n_syms) {
+		free(st.syms);
+		st.syms = NULL;
+	}
+	out->symbols = st.syms;
+	out->n_symbols = st.n_syms;
+	return 0;
+}

@@ -1,0 +1,18 @@
+/* driver/measure/limits.h: whether this machine allows the run's largest level, checked before the first one. */
+#ifndef AIMSWEEP_LIMITS_H
+#define AIMSWEEP_LIMITS_H
+
+#include <stddef.h>
+
+#include "driver/base/params.h"
+
+/* Checks the levels against what this machine allows (kernel.pid_max,
+ * kernel.threads-max, RLIMIT_NPROC, vm.max_map_count in thread mode, the
+ * counters' memory), for a mix of
+ * n_entries whose users keep loop_bytes each in the arena; EXIT_USAGE
+ * after a message when a level cannot run, a warning when one can
+ * stall. */
+int limits_check(const struct run_params *p, size_t n_entries,
+		 size_t loop_bytes);
+
+#endif

@@ -1,0 +1,44 @@
+/* driver/users/spawner.h: the small process that forks the users of process mode for the driver. */
+#ifndef AIMSWEEP_SPAWNER_H
+#define AIMSWEEP_SPAWNER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct user_pool;
+
+struct spawn_channel;
+
+/* The driver's handle on its spawner; pid 0: none runs. */
+struct spawner {
+	pid_t pid;
+	struct spawn_channel *ch;	/* shared with the spawner alone */
+	size_t ch_bytes;
+};
+
+/* Starts the spawner, aimsweep-users from pool->params->libexec_dir,
+ * the leader of the users' process group, and waits until it is ready;
+ * pool->spawner and pool->pgid are set. 0, or an errno value: EMFILE
+ * when the descriptor limit leaves it none to start with, ECHILD when it
+ * ended without saying why (its message is on standard error). */
+int spawner_start(struct user_pool *pool);
+
+/*
+ * Has the spawner fork users first..first+count-1, each joining the
+ * levels after gen_seen, and sets pool->pids[] of those it forked, in
+ * order, in *forked. 0 when all were forked; an errno value when the
+ * fork of user first + *forked failed; -1 when the spawner is gone or
+ * stuck (reason[len] says which), or the run was interrupted.
+ */
+int spawner_fork(struct user_pool *pool, unsigned int first,
+		 unsigned int count, uint32_t gen_seen, unsigned int *forked,
+		 char *reason, size_t len);
+
+/* Lets go of a spawner that has been reaped. */
+void spawner_forget(struct spawner *sp);
+
+/* Tells the spawner to exit and reaps it by deadline_ns, SIGKILLing it
+ * if it is not gone by then. */
+void spawner_stop(struct spawner *sp, uint64_t deadline_ns);
+
+#endif
