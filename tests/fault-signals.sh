@@ -80,33 +80,39 @@ interrupt_at() {
 	check_scratch_empty
 }
 
+# The warm-up, in s: long enough that a driver deaf to signals in it,
+# signalled half a second in, would sleep out the rest, 1.5 s past the
+# exit limit lib.sh allows this build: 4 s unsanitized; 6 s sanitized,
+# whose limit is longer. (The windows around it are short: what they
+# hold does not matter here.)
+warm=$((exit_limit_ms / 1000 + 2))
 for sig_status in INT:130 TERM:143 HUP:129; do
 	sig=${sig_status%:*}
 	status=${sig_status#*:}
-	# One second into a 5 s warm-up of the second level, which ends 5 s
-	# after the first level is written at the soonest: a driver deaf to
-	# signals in the warm-up would take longer to exit than lib.sh allows
-	# an unsanitized build.
-	interrupt_at warm-up "$sig" "$status" 1 1 5000 '[1]' \
-		--levels 1,2,3 -t 1 -w 5
+	# Half a second into the warm-up of the second level, which ends
+	# $warm s after the first level is written at the soonest.
+	interrupt_at warm-up "$sig" "$status" 1 0.5 $((warm * 1000)) '[1]' \
+		--levels 1,2,3 -t 0.5 -w "$warm"
 	# The same in the first level: no level finished, an empty list.
 	# (The path does not depend on the signal: once is enough.)
-	[ "$sig" = INT ] && interrupt_at first-warm-up "$sig" "$status" 0 1 \
-		5000 '[]' --levels 2,3 -t 1 -w 5
+	[ "$sig" = INT ] && interrupt_at first-warm-up "$sig" "$status" 0 0.5 \
+		$((warm * 1000)) '[]' --levels 2,3 -t 0.5 -w "$warm"
 	# User 1 ignores the stop, so after the 2-user level's window
-	# (0.5 s warm-up + 1 s) the driver waits up to --grace 5 s for it:
-	# the signal lands about 1 s into that wait, and must cut it short.
-	# The wait ends 6.5 s after the first level is written at the
-	# soonest.
+	# (0.2 s warm-up + 0.5 s) the driver waits up to --grace for it,
+	# 1 s longer than the warm-up above: the signal lands about 1 s into
+	# that wait, and must cut it short (a driver that waited it out
+	# would take 1.5 s past the exit limit, as above). The wait ends
+	# 0.7 s + the grace after the first level is written at the soonest.
 	AIMSWEEP_TEST_FAULT=hang:1 interrupt_at grace-wait "$sig" "$status" \
-		1 2.5 6500 '[1]' --levels 1,2,3 -t 1 -w 0.5 --grace 5
+		1 1.7 $((700 + (warm + 1) * 1000)) '[1]' \
+		--levels 1,2,3 -t 0.5 -w 0.2 --grace $((warm + 1))
 done
 # A parent that blocked the signal before it started the driver: the
 # mask does not survive into the driver, so the signal still lands.
 # (env(1) of coreutils 8.31 or later blocks it.)
 if env --block-signal=INT true 2>/dev/null; then
-	START=--block-signal=INT interrupt_at blocked-by-parent INT 130 1 1 \
-		5000 '[1]' --levels 1,2,3 -t 1 -w 5
+	START=--block-signal=INT interrupt_at blocked-by-parent INT 130 1 0.5 \
+		$((warm * 1000)) '[1]' --levels 1,2,3 -t 0.5 -w "$warm"
 else
 	not_checked "env has no --block-signal (coreutils 8.31): SIGINT blocked by the parent"
 fi

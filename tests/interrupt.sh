@@ -11,7 +11,7 @@ interrupt() {
 	# Not through a shell function: $! must be the driver itself (env
 	# execs it), and a background subshell would ignore SIGINT.
 	env AIMSWEEP_TEST_TAG="$tag" "$AIMSWEEP" run --levels 1,2,3,4,5 -t 3 \
-		-w 1 -d "$scratch" -o "$out" "$test_dir/wf" \
+		-w 0.3 -d "$scratch" -o "$out" "$test_dir/wf" \
 		>"$test_dir/stdout" 2>"$test_dir/stderr" &
 	pid=$!
 	# Two finished levels are on disk before the third starts; then wait
@@ -22,7 +22,7 @@ interrupt() {
 	# still (SIGSTOP) while the levels it has finished are counted, and
 	# the signal is waiting for it when it goes on.
 	wait_for_levels 2
-	sleep 1.5
+	sleep 0.8
 	kill -STOP "$pid" 2>/dev/null || fail "$sig: the run ended before the signal"
 	finished=$(jq '.levels | length' "$json")
 	kill -"$sig" "$pid"

@@ -9,8 +9,10 @@ check_failed_level() {
 	local kind=$1 want=$2
 	shift 2
 	rm -rf "$out"/*
-	AIMSWEEP_TEST_FAULT="$kind:1:0.2" expect_status 1 run_aimsweep run \
-		--levels 1,2,1 -t 1 -w 0.5 -d "$scratch" -o "$out" "$@" \
+	# (Short levels: the ok ones need only end ok, and the failed one
+	# ends when user 1 misbehaves, whatever its window.)
+	AIMSWEEP_TEST_FAULT="$kind:1:0.1" expect_status 1 run_aimsweep run \
+		--levels 1,2,1 -t 0.5 -w 0.2 -d "$scratch" -o "$out" "$@" \
 		"$test_dir/wf"
 	json=$(latest_result)
 	check_documented "$json"
@@ -53,7 +55,7 @@ printf '1 disk_brd\n' >"$test_dir/wf-files"
 rm -rf "$out"/*
 AIMSWEEP_TEST_FAULT=crash:1:0.2 expect_status 1 run_aimsweep run \
 	--hook "find '$scratch' -mindepth 1 >\"\$AIMSWEEP_LEVEL_DIR/tree\"" \
-	--levels 1,2,1 -t 1 -w 0.5 -d "$scratch" -o "$out" "$test_dir/wf-files"
+	--levels 1,2,1 -t 0.5 -w 0.5 -d "$scratch" -o "$out" "$test_dir/wf-files"
 run_dir=$(dirname "$(latest_result)")
 jq_check "$run_dir/result.json" '[.levels[].status] == ["ok", "failed", "ok"]' \
 	"files left: level statuses"
@@ -68,7 +70,7 @@ check_scratch_empty
 # interval sample, not at the window's end.
 rm -rf "$out"/*
 start=$(date +%s)
-AIMSWEEP_TEST_FAULT=crash:1:1.5 expect_status 1 run_aimsweep run \
+AIMSWEEP_TEST_FAULT=crash:1:0.7 expect_status 1 run_aimsweep run \
 	--levels 2 -t 60 -w 0.2 -d "$scratch" -o "$out" "$test_dir/wf"
 took=$(($(date +%s) - start))
 [ "$took" -lt 20 ] || fail "in-window crash: the run took $took s of a 60 s window"
