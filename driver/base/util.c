@@ -11,14 +11,6 @@
 
 #include "driver/base/util.h"
 
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
 bool sleep_until_ns(uint64_t deadline_ns, const volatile int *stop_flag)
 {
 	struct timespec ts = {
