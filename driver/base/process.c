@@ -256,14 +256,18 @@ int process_end_group(pid_t *pid, int sig, double grace_s)
 
 const char *process_status_text(int status, char *buf, size_t len)
 {
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exit %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by SIG%s",
-			 sigabbrev_np(WTERMSIG(status)) ?
-			 sigabbrev_np(WTERMSIG(status)) : "?");
-	else
+	const char *sig;
+
+	if (WIFEXITED(status)) {
+		snprintf(buf, len, "exited with status %d",
+			 WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
+		sig = sigabbrev_np(WTERMSIG(status));
+		snprintf(buf, len, "killed by signal %d (SIG%s)",
+			 WTERMSIG(status), sig ? sig : "?");
+	} else {
 		snprintf(buf, len, "status %#x", status);
+	}
 	return buf;
 }
 

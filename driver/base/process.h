@@ -119,7 +119,8 @@ int process_end_group(pid_t *pid, int sig, double grace_s);
  * does with it: a child we talk to may be gone. 0, or -1 with errno. */
 int process_write_nosigpipe(int fd, const char *buf, size_t len);
 
-/* "exit 3" or "killed by SIGTERM", for messages. */
+/* "exited with status 3" or "killed by signal 15 (SIGTERM)", for messages
+ * and for a failed level's reason, whose words results/SCHEMA.md gives. */
 const char *process_status_text(int status, char *buf, size_t len);
 
 #endif

@@ -175,7 +175,7 @@ static void hook_write(struct level_capture *c, void *st,
 	/* How it ended is its own doing only if it ended before the level
 	 * did: after our SIGTERM, a shell may well exit 143. */
 	bool by_itself;
-	const char *sig_name;
+	char how[48];
 	int status;
 
 	if (h->pid <= 0)
@@ -189,14 +189,11 @@ static void hook_write(struct level_capture *c, void *st,
 	/* Ending it at the level's end is the rule; a hook that failed by
 	 * itself (a typo, a perf that could not start) would otherwise go
 	 * unnoticed until someone read the JSON. */
-	sig_name = level->hook_signal ? sigabbrev_np(level->hook_signal) : NULL;
-	if (by_itself && WIFEXITED(status) && level->hook_status)
-		msg_warn("the hook of the %u-user level exited with status %d; its output is in %s/" HOOK_OUT_NAME,
-			 level->users, level->hook_status, c->dir);
-	else if (by_itself && WIFSIGNALED(status))
-		msg_warn("the hook of the %u-user level was killed by signal %d (SIG%s); its output is in %s/" HOOK_OUT_NAME,
-			 level->users, level->hook_signal,
-			 sig_name ? sig_name : "?", c->dir);
+	if (by_itself && (level->hook_status || WIFSIGNALED(status)))
+		msg_warn("the hook of the %u-user level %s%s; its output is in %s/" HOOK_OUT_NAME,
+			 level->users, WIFSIGNALED(status) ? "was " : "",
+			 process_status_text(status, how, sizeof(how)),
+			 c->dir);
 }
 
 /* Ends the hook at once, for an interrupted level. */
