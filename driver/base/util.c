@@ -11,6 +11,33 @@
 
 #include "driver/base/util.h"
 
+int err_set(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int err_keepv(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	if (!err[0])
+		vsnprintf(err, errlen, fmt, ap);
+	return -1;
+}
+
+int err_keep(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_keepv(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 bool sleep_until_ns(uint64_t deadline_ns, const volatile int *stop_flag)
 {
 	struct timespec ts = {

@@ -59,8 +59,7 @@ struct cpu_capture {
 };
 
 /* Keeps the first failure: later ones are usually its consequences. */
-#define set_error(c, ...) \
-	perf_record_keep_error((c)->error, sizeof((c)->error), __VA_ARGS__)
+#define set_error(c, ...) err_keep((c)->error, sizeof((c)->error), __VA_ARGS__)
 
 /*
  * The CPU time every thread of process pid has run, in ns (the first

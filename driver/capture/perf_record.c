@@ -23,17 +23,6 @@
 /* After "stop", perf writes its header and exits. */
 #define PERF_STOP_TIMEOUT_S 5.0
 
-void perf_record_keep_error(char *error, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (error[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(error, len, fmt, ap);
-	va_end(ap);
-}
-
 /* perf puts "Error:" on a line of its own, before what went wrong. */
 const char *perf_record_said(const struct perf_record *r, char *buf,
 			     size_t len)

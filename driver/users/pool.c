@@ -79,11 +79,9 @@ static void level_fail(struct level_run *lr, const char *fmt, ...)
 	va_list ap;
 
 	lr->failures++;
-	if (lr->failed)
-		return;
 	lr->failed = true;
 	va_start(ap, fmt);
-	vsnprintf(lr->reason, sizeof(lr->reason), fmt, ap);
+	err_keepv(lr->reason, sizeof(lr->reason), fmt, ap);
 	va_end(ap);
 }
 
