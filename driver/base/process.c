@@ -150,15 +150,25 @@ void process_close_other_fds(const int *keep, size_t n_keep)
 	close_range((unsigned int)lo, ~0U, 0);
 }
 
-pid_t process_spawn(const struct spawn_spec *s)
+pid_t process_fork(int pdeath_sig)
 {
 	pid_t parent = getpid();
 	pid_t pid = fork();
 
-	if (pid < 0)
-		return -1;
+	if (pid == 0)
+		process_child_setup(parent, pdeath_sig);
+	/* Both sides set the group, so that it is set before either goes
+	 * on; the child's exec may have made the parent's call fail. */
+	else if (pid > 0)
+		setpgid(pid, pid);
+	return pid;
+}
+
+pid_t process_spawn(const struct spawn_spec *s)
+{
+	pid_t pid = process_fork(SIGKILL);
+
 	if (pid == 0) {
-		process_child_setup(parent, SIGKILL);
 		if (s->dir && chdir(s->dir)) {
 			dprintf(STDERR_FILENO, "aimsweep: cannot enter %s: %s\n",
 				s->dir, strerror(errno));
@@ -173,9 +183,6 @@ pid_t process_spawn(const struct spawn_spec *s)
 			s->argv[0], strerror(errno));
 		_exit(127);
 	}
-	/* Both sides set the group, so that it is set before either goes
-	 * on; the child's exec may have made the parent's call fail. */
-	setpgid(pid, pid);
 	return pid;
 }
 

@@ -65,19 +65,16 @@ static void supervisor_exit_as(pid_t shell)
 static pid_t spawn_hook(char *const argv[], int out_fd, char *const envp[])
 {
 	struct sigaction sa;
-	pid_t parent = getpid(), pid = fork(), shell;
+	pid_t pid = process_fork(SIGUSR1), shell;
 
-	if (pid < 0)
-		return -1;
-	if (pid > 0) {
-		setpgid(pid, pid);
+	if (pid != 0)
 		return pid;
-	}
+	/* Until the handler is in, SIGUSR1 ends the supervisor alone: there
+	 * is no shell yet to take with it. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = supervisor_orphaned;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
-	process_child_setup(parent, SIGUSR1);
 	prctl(PR_SET_NAME, "aimsweep-hook");
 	process_child_stdio(out_fd, out_fd);
 	process_close_other_fds(NULL, 0);
