@@ -118,16 +118,6 @@ static void driver_priority(struct run_params *p)
 		p->driver_sched = "normal (no permission for SCHED_FIFO)";
 }
 
-static unsigned int max_level(const struct run_params *p)
-{
-	unsigned int max = 0;
-
-	for (size_t i = 0; i < p->n_levels; i++)
-		if (p->levels[i] > max)
-			max = p->levels[i];
-	return max;
-}
-
 /* mkdir -p: `-o results/kernel-a` must not need results/ made first.
  * Returns 0, or -1 with errno set. */
 static int mkdir_parents(const char *path)
@@ -937,7 +927,7 @@ static void sweep_cleanup(struct sweep *s)
 static int sweep_setup(struct sweep *s)
 {
 	struct run_params *p = s->params;
-	unsigned int max_users = max_level(p);
+	unsigned int max_users = params_max_users(p);
 	char err[PATH_MAX + 256];
 	int rc;
 
