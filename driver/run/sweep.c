@@ -955,7 +955,7 @@ static int sweep_setup(struct sweep *s)
 	/* After the scratch directories: the arena's file is one more
 	 * descriptor, held until the spawner has it. */
 	rc = arena_create(&s->arena, max_users, s->mix->n_entries,
-			  users_loop_bytes(s->mix), p->latency);
+			  users_loop_bytes(s->mix), p->latency) ? errno : 0;
 	if (!rc)
 		rc = users_pool_init(&s->pool, max_users);
 	if (rc)
@@ -982,9 +982,10 @@ static int sweep_setup(struct sweep *s)
 		return rc == EMFILE || rc == ENFILE ? EXIT_USAGE
 						    : EXIT_RUN_FAILED;
 	}
-	rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries);
+	rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries) ? errno : 0;
 	if (!rc)
-		rc = snapshot_alloc(&s->t1, max_users, s->mix->n_entries);
+		rc = snapshot_alloc(&s->t1, max_users,
+				    s->mix->n_entries) ? errno : 0;
 	if (rc)
 		goto no_counters;
 	/* Writing the empty result now proves the output directory works
