@@ -1,10 +1,11 @@
-/* tests/unit_cpu_profile.c: unit tests of the parser of perf report's CPU profile (--cpu-profile). */
+/* tests/unit_cpu_profile.c: unit tests of the parser of perf report's CPU profile (cpu_report.c) and the disturbed rule (--cpu-profile). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "driver/capture/cpu_profile.h"
+#include "driver/capture/cpu_report.h"
 #include "tests/test.h"
 
 #define COLUMNS "# Overhead       Samples  Symbol\n" \
@@ -19,7 +20,7 @@ static int parse(const char *text, size_t top, struct cpu_profile *prof)
 
 	if (!f)
 		test_bail("fmemopen: %s", strerror(errno));
-	rc = cpu_profile_parse(f, top, prof);
+	rc = cpu_report_parse(f, top, prof);
 	fclose(f);
 	return rc;
 }

@@ -233,7 +233,7 @@ static void test_collector_level(void)
 		return;
 	rc = arena_create(&a, C_USERS, C_ENTRIES, 0, false);
 	if (rc)
-		test_bail("arena_create: %s", strerror(rc));
+		test_bail("arena_create: %s", strerror(errno));
 	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
 	    snapshot_alloc(&t1, C_USERS, C_ENTRIES))
 		test_bail("snapshot_alloc: out of memory");
@@ -307,7 +307,7 @@ static void test_collector_empty_window(void)
 		return;
 	rc = arena_create(&a, C_USERS, C_ENTRIES, 0, false);
 	if (rc)
-		test_bail("arena_create: %s", strerror(rc));
+		test_bail("arena_create: %s", strerror(errno));
 	if (snapshot_alloc(&t0, C_USERS, C_ENTRIES) ||
 	    snapshot_alloc(&t1, C_USERS, C_ENTRIES))
 		test_bail("snapshot_alloc: out of memory");
@@ -343,7 +343,7 @@ static void test_arena_snapshot(void)
 
 	rc = arena_create(&a, C_USERS, C_ENTRIES, 0, false);
 	if (rc)
-		test_bail("arena_create: %s", strerror(rc));
+		test_bail("arena_create: %s", strerror(errno));
 	if (snapshot_alloc(&s, C_USERS, C_ENTRIES))
 		test_bail("snapshot_alloc: out of memory");
 	CHECK(a.slot_stride % CACHE_LINE == 0);
@@ -382,7 +382,7 @@ static void test_arena_loop_state(void)
 
 	rc = arena_create(&a, C_USERS, C_ENTRIES, loop_bytes, true);
 	if (rc)
-		test_bail("arena_create: %s", strerror(rc));
+		test_bail("arena_create: %s", strerror(errno));
 	arena_reset_level(&a, C_USERS);
 	for (unsigned int u = 0; u < C_USERS; u++) {
 		struct user_slot *slot = arena_slot(&a, u);

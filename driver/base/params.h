@@ -93,4 +93,15 @@ struct run_params {
 
 void params_free(struct run_params *p);
 
+/* The most users any level of the run has. */
+static inline unsigned int params_max_users(const struct run_params *p)
+{
+	unsigned int max = 0;
+
+	for (size_t i = 0; i < p->n_levels; i++)
+		if (p->levels[i] > max)
+			max = p->levels[i];
+	return max;
+}
+
 #endif

@@ -150,15 +150,25 @@ void process_close_other_fds(const int *keep, size_t n_keep)
 	close_range((unsigned int)lo, ~0U, 0);
 }
 
-pid_t process_spawn(const struct spawn_spec *s)
+pid_t process_fork(int pdeath_sig)
 {
 	pid_t parent = getpid();
 	pid_t pid = fork();
 
-	if (pid < 0)
-		return -1;
+	if (pid == 0)
+		process_child_setup(parent, pdeath_sig);
+	/* Both sides set the group, so that it is set before either goes
+	 * on; the child's exec may have made the parent's call fail. */
+	else if (pid > 0)
+		setpgid(pid, pid);
+	return pid;
+}
+
+pid_t process_spawn(const struct spawn_spec *s)
+{
+	pid_t pid = process_fork(SIGKILL);
+
 	if (pid == 0) {
-		process_child_setup(parent, SIGKILL);
 		if (s->dir && chdir(s->dir)) {
 			dprintf(STDERR_FILENO, "aimsweep: cannot enter %s: %s\n",
 				s->dir, strerror(errno));
@@ -173,9 +183,6 @@ pid_t process_spawn(const struct spawn_spec *s)
 			s->argv[0], strerror(errno));
 		_exit(127);
 	}
-	/* Both sides set the group, so that it is set before either goes
-	 * on; the child's exec may have made the parent's call fail. */
-	setpgid(pid, pid);
 	return pid;
 }
 
@@ -256,14 +263,18 @@ int process_end_group(pid_t *pid, int sig, double grace_s)
 
 const char *process_status_text(int status, char *buf, size_t len)
 {
-	if (WIFEXITED(status))
-		snprintf(buf, len, "exit %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by SIG%s",
-			 sigabbrev_np(WTERMSIG(status)) ?
-			 sigabbrev_np(WTERMSIG(status)) : "?");
-	else
+	const char *sig;
+
+	if (WIFEXITED(status)) {
+		snprintf(buf, len, "exited with status %d",
+			 WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
+		sig = sigabbrev_np(WTERMSIG(status));
+		snprintf(buf, len, "killed by signal %d (SIG%s)",
+			 WTERMSIG(status), sig ? sig : "?");
+	} else {
 		snprintf(buf, len, "status %#x", status);
+	}
 	return buf;
 }
 

@@ -55,6 +55,15 @@ struct spawn_spec {
 };
 
 /*
+ * Forks a child of the driver set up as process_child_setup() says, with
+ * pdeath_sig, leading a process group of its own: how every child that
+ * the driver starts begins (the exceptions, and why, are in
+ * docs/architecture.md). 0 in the child; in the driver, the pid, or -1
+ * with errno.
+ */
+pid_t process_fork(int pdeath_sig);
+
+/*
  * Forks and execs s->argv in a child that dies with the driver (SIGKILL,
  * whatever kills the driver), leads a process group of its own (so that
  * it and what it starts end together, and a Ctrl-C meant for the driver
@@ -119,7 +128,8 @@ int process_end_group(pid_t *pid, int sig, double grace_s);
  * does with it: a child we talk to may be gone. 0, or -1 with errno. */
 int process_write_nosigpipe(int fd, const char *buf, size_t len);
 
-/* "exit 3" or "killed by SIGTERM", for messages. */
+/* "exited with status 3" or "killed by signal 15 (SIGTERM)", for messages
+ * and for a failed level's reason, whose words results/SCHEMA.md gives. */
 const char *process_status_text(int status, char *buf, size_t len);
 
 #endif

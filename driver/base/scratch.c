@@ -20,21 +20,16 @@ int scratch_check_base(const char *base, char *err, size_t errlen)
 {
 	struct stat st;
 
-	if (stat(base, &st)) {
-		snprintf(err, errlen, "scratch directory %s: %s", base,
-			 strerror(errno));
-		return errno;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "scratch directory %s: not a directory",
-			 base);
-		return ENOTDIR;
-	}
-	if (access(base, W_OK | X_OK)) {
-		snprintf(err, errlen, "scratch directory %s: not writable: %s",
-			 base, strerror(errno));
-		return errno;
-	}
+	if (stat(base, &st))
+		return err_set(err, errlen, "scratch directory %s: %s", base,
+			       strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return err_set(err, errlen,
+			       "scratch directory %s: not a directory", base);
+	if (access(base, W_OK | X_OK))
+		return err_set(err, errlen,
+			       "scratch directory %s: not writable: %s", base,
+			       strerror(errno));
 	return 0;
 }
 

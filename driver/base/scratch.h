@@ -13,8 +13,8 @@ struct scratch {
 	char dir[PATH_MAX];	/* base/aimsweep.XXXXXX, mode 0700 */
 };
 
-/* Checks that base is a directory we can write in; 0 or an errno with a
- * message in err. Touches nothing. */
+/* Checks that base is a directory we can write in; 0, or -1 with the
+ * reason in err. Touches nothing. */
 int scratch_check_base(const char *base, char *err, size_t errlen);
 /* What a scratch directory's filesystem is, for the record and for the
  * warning below. */

@@ -11,12 +11,31 @@
 
 #include "driver/base/util.h"
 
-uint64_t now_ns(void)
+int err_set(char *err, size_t errlen, const char *fmt, ...)
 {
-	struct timespec ts;
+	va_list ap;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int err_keepv(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	if (!err[0])
+		vsnprintf(err, errlen, fmt, ap);
+	return -1;
+}
+
+int err_keep(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_keepv(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 bool sleep_until_ns(uint64_t deadline_ns, const volatile int *stop_flag)

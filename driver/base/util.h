@@ -2,9 +2,11 @@
 #ifndef AIMSWEEP_UTIL_H
 #define AIMSWEEP_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define NSEC_PER_SEC 1000000000ULL
 
@@ -16,10 +18,34 @@ enum {
 	EXIT_INTERRUPTED = 128,	/* plus the signal number */
 };
 
-uint64_t now_ns(void);		/* CLOCK_MONOTONIC */
+/* CLOCK_MONOTONIC in ns. Inline: a user times one op in N with it, and
+ * the clock's cost is what sets N. */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
 /* Sleeps until the CLOCK_MONOTONIC deadline or until `*stop_flag` is set by
  * a signal handler; returns false when interrupted. */
 bool sleep_until_ns(uint64_t deadline_ns, const volatile int *stop_flag);
+
+/*
+ * The driver's one way to fail (docs/architecture.md, "Rules the layers
+ * keep"): a function returns 0 or -1 and says what failed, with what and
+ * the errno text, in the buffer err[errlen] its caller passes. err_set()
+ * writes the message; err_keep() writes it only into an empty buffer, for
+ * a step that goes on after a failure, whose first one is the cause and
+ * later ones its consequences. Both return -1, for "return err_set(...)".
+ */
+int err_set(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int err_keep(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int err_keepv(char *err, size_t errlen, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 void msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -11,6 +11,7 @@
 #include "driver/capture/hook.h"
 #include "driver/capture/lock_profile.h"
 #include "driver/base/process.h"
+#include "driver/base/util.h"
 
 /*
  * Every capture, in the order in which they are prepared and started.
@@ -45,10 +46,8 @@ void capture_error(struct level_capture *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (c->error[0])
-		return;
 	va_start(ap, fmt);
-	vsnprintf(c->error, sizeof(c->error), fmt, ap);
+	err_keepv(c->error, sizeof(c->error), fmt, ap);
 	va_end(ap);
 }
 

@@ -65,19 +65,16 @@ static void supervisor_exit_as(pid_t shell)
 static pid_t spawn_hook(char *const argv[], int out_fd, char *const envp[])
 {
 	struct sigaction sa;
-	pid_t parent = getpid(), pid = fork(), shell;
+	pid_t pid = process_fork(SIGUSR1), shell;
 
-	if (pid < 0)
-		return -1;
-	if (pid > 0) {
-		setpgid(pid, pid);
+	if (pid != 0)
 		return pid;
-	}
+	/* Until the handler is in, SIGUSR1 ends the supervisor alone: there
+	 * is no shell yet to take with it. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = supervisor_orphaned;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
-	process_child_setup(parent, SIGUSR1);
 	prctl(PR_SET_NAME, "aimsweep-hook");
 	process_child_stdio(out_fd, out_fd);
 	process_close_other_fds(NULL, 0);
@@ -175,7 +172,7 @@ static void hook_write(struct level_capture *c, void *st,
 	/* How it ended is its own doing only if it ended before the level
 	 * did: after our SIGTERM, a shell may well exit 143. */
 	bool by_itself;
-	const char *sig_name;
+	char how[48];
 	int status;
 
 	if (h->pid <= 0)
@@ -189,14 +186,11 @@ static void hook_write(struct level_capture *c, void *st,
 	/* Ending it at the level's end is the rule; a hook that failed by
 	 * itself (a typo, a perf that could not start) would otherwise go
 	 * unnoticed until someone read the JSON. */
-	sig_name = level->hook_signal ? sigabbrev_np(level->hook_signal) : NULL;
-	if (by_itself && WIFEXITED(status) && level->hook_status)
-		msg_warn("the hook of the %u-user level exited with status %d; its output is in %s/" HOOK_OUT_NAME,
-			 level->users, level->hook_status, c->dir);
-	else if (by_itself && WIFSIGNALED(status))
-		msg_warn("the hook of the %u-user level was killed by signal %d (SIG%s); its output is in %s/" HOOK_OUT_NAME,
-			 level->users, level->hook_signal,
-			 sig_name ? sig_name : "?", c->dir);
+	if (by_itself && (level->hook_status || WIFSIGNALED(status)))
+		msg_warn("the hook of the %u-user level %s%s; its output is in %s/" HOOK_OUT_NAME,
+			 level->users, WIFSIGNALED(status) ? "was " : "",
+			 process_status_text(status, how, sizeof(how)),
+			 c->dir);
 }
 
 /* Ends the hook at once, for an interrupted level. */

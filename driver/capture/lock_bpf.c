@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "driver/capture/lock_bpf.h"
+#include "driver/base/util.h"
 
 #ifdef HAVE_BPF_COLLECTOR
 #include <bpf/bpf.h>
@@ -147,11 +148,9 @@ int lock_bpf_reset(struct lock_bpf *b, char *err, size_t errlen)
 	uint64_t *zero = calloc(b->n_cpus, sizeof(*zero));
 	int rc;
 
-	if (!zero) {
-		snprintf(err, errlen, "in-kernel lock collector: %s",
-			 strerror(ENOMEM));
-		return ENOMEM;
-	}
+	if (!zero)
+		return err_set(err, errlen, "in-kernel lock collector: %s",
+			       strerror(ENOMEM));
 	/* The window closed first: nothing is summed while the sums go. */
 	__atomic_store_n(&skel->data->window_start_ns, ~0ULL,
 			 __ATOMIC_RELEASE);
@@ -172,10 +171,10 @@ int lock_bpf_reset(struct lock_bpf *b, char *err, size_t errlen)
 			rc = errno;
 	free(zero);
 	if (rc)
-		snprintf(err, errlen,
-			 "cannot clear the in-kernel lock collector's maps: %s",
-			 strerror(rc));
-	return rc;
+		return err_set(err, errlen,
+			       "cannot clear the in-kernel lock collector's maps: %s",
+			       strerror(rc));
+	return 0;
 }
 
 void lock_bpf_start(struct lock_bpf *b, uint64_t t0_ns)
@@ -315,7 +314,7 @@ int lock_bpf_read(struct lock_bpf *b, const struct ksyms *ks, size_t top,
 			 __ATOMIC_RELEASE);
 	free(totals);
 	free(open);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 void lock_bpf_close(struct lock_bpf *b)
@@ -364,8 +363,8 @@ void lock_bpf_stop(struct lock_bpf *b, uint64_t t1_ns)
 int lock_bpf_reset(struct lock_bpf *b, char *err, size_t errlen)
 {
 	(void)b;
-	snprintf(err, errlen, "the in-kernel lock collector was not built");
-	return ENOSYS;
+	return err_set(err, errlen,
+		       "the in-kernel lock collector was not built");
 }
 
 int lock_bpf_read(struct lock_bpf *b, const struct ksyms *ks, size_t top,
@@ -377,8 +376,8 @@ int lock_bpf_read(struct lock_bpf *b, const struct ksyms *ks, size_t top,
 	(void)top;
 	memset(out, 0, sizeof(*out));
 	memset(lost, 0, sizeof(*lost));
-	snprintf(err, errlen, "the in-kernel lock collector was not built");
-	return ENOSYS;
+	return err_set(err, errlen,
+		       "the in-kernel lock collector was not built");
 }
 
 void lock_bpf_close(struct lock_bpf *b)

@@ -49,7 +49,7 @@ struct lock_bpf *lock_bpf_open(unsigned int tasks, unsigned int keys,
 			       bool *denied, char *err, size_t errlen);
 
 /* Empties the sums and the counters of the last window, and the waits
- * kept for its reading. 0, or an errno with the reason in err. */
+ * kept for its reading. 0, or -1 with the reason in err. */
 int lock_bpf_reset(struct lock_bpf *b, char *err, size_t errlen);
 
 /* t0 and t1 on CLOCK_MONOTONIC, the clock of bpf_ktime_get_ns(). */
@@ -58,8 +58,8 @@ void lock_bpf_stop(struct lock_bpf *b, uint64_t t1_ns);
 
 /* Reads the window into out (the top entries by wait) and lost, then
  * lets waits begin again (from t1 to here none is recorded, so that the
- * waits in progress at t1 stay as they were). 0, or an errno with the
- * reason in err. */
+ * waits in progress at t1 stay as they were). 0, or -1 with the reason
+ * in err. */
 int lock_bpf_read(struct lock_bpf *b, const struct ksyms *ks, size_t top,
 		  struct lock_report *out, struct lock_bpf_lost *lost,
 		  char *err, size_t errlen);

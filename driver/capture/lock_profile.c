@@ -43,16 +43,6 @@ static bool lock_profile_wanted(const struct run_params *p)
 	return p->lock_profile;
 }
 
-static unsigned int largest_level(const struct run_params *p)
-{
-	unsigned int max = 0;
-
-	for (size_t i = 0; i < p->n_levels; i++)
-		if (p->levels[i] > max)
-			max = p->levels[i];
-	return max;
-}
-
 /* The test hook's word (lock_profile.h), or NULL. */
 static const char *test_hook(const char *word)
 {
@@ -69,7 +59,7 @@ static const char *test_hook(const char *word)
 static int open_collector(const struct run_params *p, struct lock_run *r,
 			  char *err, size_t errlen)
 {
-	unsigned int users = largest_level(p);
+	unsigned int users = params_max_users(p);
 	unsigned int tasks = users < (LOCK_BPF_TASKS_MAX -
 				      LOCK_BPF_OTHER_TASKS) / 2 ?
 			     2 * users + LOCK_BPF_OTHER_TASKS :

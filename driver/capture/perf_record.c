@@ -23,17 +23,6 @@
 /* After "stop", perf writes its header and exits. */
 #define PERF_STOP_TIMEOUT_S 5.0
 
-void perf_record_keep_error(char *error, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (error[0])
-		return;
-	va_start(ap, fmt);
-	vsnprintf(error, len, fmt, ap);
-	va_end(ap);
-}
-
 /* perf puts "Error:" on a line of its own, before what went wrong. */
 const char *perf_record_said(const struct perf_record *r, char *buf,
 			     size_t len)
@@ -192,47 +181,31 @@ fail:
 	return -1;
 }
 
-/* Sleeps until the CLOCK_MONOTONIC time at_ns. */
-static void sleep_until_abs(uint64_t at_ns)
-{
-	struct timespec ts = {
-		.tv_sec = (time_t)(at_ns / NSEC_PER_SEC),
-		.tv_nsec = (long)(at_ns % NSEC_PER_SEC),
-	};
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-			       NULL) == EINTR)
-		;
-}
-
 /* The timer, in the child: sleeps until on_ns and enables perf's events
  * (unless on_ns is 0), then until off_ns and disables them. */
 static __attribute__((noreturn)) void timer_child(struct perf_record *r,
-						  pid_t parent, uint64_t on_ns,
+						  uint64_t on_ns,
 						  uint64_t off_ns)
 {
-	process_child_setup(parent, SIGKILL);
 	prctl(PR_SET_NAME, "aimsweep-timer");
 	process_close_other_fds(&r->ctl_fd, 1);
 	if (on_ns) {
-		sleep_until_abs(on_ns);
+		sleep_until_ns(on_ns, NULL);
 		if (perf_record_command(r, "enable\n"))
 			_exit(2);
 	}
-	sleep_until_abs(off_ns);
+	sleep_until_ns(off_ns, NULL);
 	_exit(perf_record_command(r, "disable\n") ? 1 : 0);
 }
 
 int perf_record_timer(struct perf_record *r, uint64_t on_ns, uint64_t off_ns)
 {
-	pid_t parent = getpid();
-	pid_t pid = fork();
+	pid_t pid = process_fork(SIGKILL);
 
 	if (pid == 0)
-		timer_child(r, parent, on_ns, off_ns);
+		timer_child(r, on_ns, off_ns);
 	if (pid < 0)
 		return -1;
-	setpgid(pid, pid);
 	r->timer_pid = pid;
 	return 0;
 }

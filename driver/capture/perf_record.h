@@ -103,9 +103,4 @@ int perf_record_check_dir(const char *option, const char *name, char *dir,
 void perf_record_option_error(const char *option, const char *what,
 			      const char *why, char *err, size_t errlen);
 
-/* The first failure of a capture, kept in error[len]: later ones are
- * usually its consequences. */
-void perf_record_keep_error(char *error, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 #endif

@@ -55,7 +55,7 @@ int arena_create(struct arena *a, unsigned int max_users, size_t n_entries,
 	 * copy. */
 	a->fd = memfd_create("aimsweep-arena", MFD_CLOEXEC);
 	if (a->fd < 0)
-		return errno;
+		return -1;
 	if (ftruncate(a->fd, (off_t)a->size))
 		goto fail;
 	a->base = mmap(NULL, a->size, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -70,7 +70,7 @@ int arena_create(struct arena *a, unsigned int max_users, size_t n_entries,
 	return 0;
 fail:
 	arena_close_fd(a);
-	return errno;
+	return -1;
 }
 
 void arena_destroy(struct arena *a)
@@ -129,7 +129,7 @@ int arena_map_header(struct arena *a, int fd)
 	base = mmap(NULL, a->size, PROT_NONE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (base == MAP_FAILED)
-		return errno;
+		return -1;
 	if (header > a->size)
 		header = a->size;
 	if (mmap(base, header, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
@@ -137,7 +137,8 @@ int arena_map_header(struct arena *a, int fd)
 		int err = errno;
 
 		munmap(base, a->size);
-		return err;
+		errno = err;
+		return -1;
 	}
 	a->base = base;
 	a->hdr = base;
@@ -166,7 +167,7 @@ int arena_attach_slot(struct arena *a, unsigned int user)
 	 * so that arena_slot() holds in the user as in the driver. */
 	at = mmap((char *)a->base + start, end - start, PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_FIXED, a->fd, (off_t)start);
-	return at == MAP_FAILED ? errno : 0;
+	return at == MAP_FAILED ? -1 : 0;
 }
 
 void arena_reset_level(struct arena *a, unsigned int users)

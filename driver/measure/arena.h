@@ -123,7 +123,7 @@ static inline size_t arena_slots_offset(const struct arena *a)
  * Each slot also holds loop_bytes of its user's own loop state, next to
  * its counters (see arena_loop_state()), and with latency one histogram
  * per entry, recorded by its user only while the window is open (the
- * measuring word).
+ * measuring word). 0, or -1 with errno.
  */
 int arena_create(struct arena *a, unsigned int max_users, size_t n_entries,
 		 size_t loop_bytes, bool latency);
@@ -140,7 +140,7 @@ void arena_close_fd(struct arena *a);
  * (arena_attach_slot()). A page of the arena is then in the reverse map
  * of the driver and of one or two users, not of every user: a walk of it
  * (reclaim, a DAMON monitor) costs the same at any number of users. The
- * header's pages are in every user. 0, or an errno value.
+ * header's pages are in every user. Each returns 0, or -1 with errno.
  */
 int arena_map_header(struct arena *a, int fd);
 /* Where the arena's file may hold more than the arena: its size rounded

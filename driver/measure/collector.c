@@ -20,7 +20,8 @@ int snapshot_alloc(struct snapshot *s, unsigned int max_users,
 	s->errors = calloc(n ? n : 1, sizeof(*s->errors));
 	if (!s->ops || !s->inner || !s->errors) {
 		snapshot_free(s);
-		return ENOMEM;
+		errno = ENOMEM;
+		return -1;
 	}
 	return 0;
 }
@@ -147,7 +148,8 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 	if (!level->jobs || !per_user || !inner) {
 		free(per_user);
 		free(inner);
-		return ENOMEM;
+		errno = ENOMEM;
+		return -1;
 	}
 	aim7_inner_ops(mix, users, inner);
 	level->n_jobs = n;
@@ -209,5 +211,5 @@ int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 		level->jti = stats_jti(&s);
 	}
 	free(per_user);
-	return rc;
+	return rc ? -1 : 0;
 }

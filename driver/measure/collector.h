@@ -15,6 +15,7 @@ struct snapshot {
 	uint64_t *errors;
 };
 
+/* 0, or -1 with errno. */
 int snapshot_alloc(struct snapshot *s, unsigned int max_users,
 		   size_t n_entries);
 void snapshot_free(struct snapshot *s);
@@ -33,7 +34,7 @@ double snapshot_jobs(const struct snapshot *t0, const struct snapshot *t1,
 		     const struct mix *mix, unsigned int users);
 
 /* Fills the measured part of `level` (window, ops, throughput, per-user
- * spread, per-job counts) from t0 and t1. */
+ * spread, per-job counts) from t0 and t1; 0, or -1 with errno. */
 int collector_level(const struct snapshot *t0, const struct snapshot *t1,
 		    const struct arena *a, const struct mix *mix,
 		    unsigned int users, struct level_result *level);

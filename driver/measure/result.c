@@ -29,7 +29,7 @@ int result_add_level(struct run_result *r, struct level_result *level)
 		struct level_result *l = realloc(r->levels, cap * sizeof(*l));
 
 		if (!l)
-			return ENOMEM;
+			return -1;
 		r->levels = l;
 		r->cap_levels = cap;
 	}

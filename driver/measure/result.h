@@ -231,7 +231,8 @@ struct run_result {
 	size_t cap_levels;
 };
 
-/* Appends a copy of `level` (taking over its jobs array). */
+/* Appends a copy of `level` (taking over its jobs array); 0, or -1 with
+ * errno. */
 int result_add_level(struct run_result *r, struct level_result *level);
 void level_result_free(struct level_result *level);
 void run_result_free(struct run_result *r);

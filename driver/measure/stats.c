@@ -22,7 +22,7 @@ int stats_summarize(const double *v, size_t n, struct summary *s)
 		return 0;
 	sorted = malloc(n * sizeof(*sorted));
 	if (!sorted)
-		return ENOMEM;
+		return -1;
 	memcpy(sorted, v, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
 	s->min = sorted[0];

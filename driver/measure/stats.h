@@ -9,7 +9,8 @@ struct summary {
 };
 
 /* Fills s from n values (n may be 0: all zero). stddev is the sample
- * standard deviation (n - 1), 0 for fewer than two values. */
+ * standard deviation (n - 1), 0 for fewer than two values. 0, or -1 with
+ * errno (out of memory). */
 int stats_summarize(const double *v, size_t n, struct summary *s);
 
 /*

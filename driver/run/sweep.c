@@ -118,16 +118,6 @@ static void driver_priority(struct run_params *p)
 		p->driver_sched = "normal (no permission for SCHED_FIFO)";
 }
 
-static unsigned int max_level(const struct run_params *p)
-{
-	unsigned int max = 0;
-
-	for (size_t i = 0; i < p->n_levels; i++)
-		if (p->levels[i] > max)
-			max = p->levels[i];
-	return max;
-}
-
 /* mkdir -p: `-o results/kernel-a` must not need results/ made first.
  * Returns 0, or -1 with errno set. */
 static int mkdir_parents(const char *path)
@@ -937,7 +927,7 @@ static void sweep_cleanup(struct sweep *s)
 static int sweep_setup(struct sweep *s)
 {
 	struct run_params *p = s->params;
-	unsigned int max_users = max_level(p);
+	unsigned int max_users = params_max_users(p);
 	char err[PATH_MAX + 256];
 	int rc;
 
@@ -965,7 +955,7 @@ static int sweep_setup(struct sweep *s)
 	/* After the scratch directories: the arena's file is one more
 	 * descriptor, held until the spawner has it. */
 	rc = arena_create(&s->arena, max_users, s->mix->n_entries,
-			  users_loop_bytes(s->mix), p->latency);
+			  users_loop_bytes(s->mix), p->latency) ? errno : 0;
 	if (!rc)
 		rc = users_pool_init(&s->pool, max_users);
 	if (rc)
@@ -992,9 +982,10 @@ static int sweep_setup(struct sweep *s)
 		return rc == EMFILE || rc == ENFILE ? EXIT_USAGE
 						    : EXIT_RUN_FAILED;
 	}
-	rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries);
+	rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries) ? errno : 0;
 	if (!rc)
-		rc = snapshot_alloc(&s->t1, max_users, s->mix->n_entries);
+		rc = snapshot_alloc(&s->t1, max_users,
+				    s->mix->n_entries) ? errno : 0;
 	if (rc)
 		goto no_counters;
 	/* Writing the empty result now proves the output directory works

@@ -79,11 +79,9 @@ static void level_fail(struct level_run *lr, const char *fmt, ...)
 	va_list ap;
 
 	lr->failures++;
-	if (lr->failed)
-		return;
 	lr->failed = true;
 	va_start(ap, fmt);
-	vsnprintf(lr->reason, sizeof(lr->reason), fmt, ap);
+	err_keepv(lr->reason, sizeof(lr->reason), fmt, ap);
 	va_end(ap);
 }
 
@@ -196,18 +194,6 @@ static void remove_sysv(const struct user_pool *pool,
 	}
 }
 
-/* Describes how a process ended, for a failure reason. */
-static void describe_end(int status, char *buf, size_t len)
-{
-	if (WIFSIGNALED(status))
-		snprintf(buf, len, "killed by signal %d (SIG%s)",
-			 WTERMSIG(status), sigabbrev_np(WTERMSIG(status)) ?
-			 sigabbrev_np(WTERMSIG(status)) : "?");
-	else
-		snprintf(buf, len, "exited with status %d",
-			 WEXITSTATUS(status));
-}
-
 /*
  * The ends below record how users ended. During a level (lr != NULL) any
  * end of one of its users fails the level: users only exit when told to
@@ -237,7 +223,7 @@ static void thread_proc_ended(struct user_pool *pool, struct level_run *lr,
 			   stuck, (int)pid, pool->params->grace_s);
 		return;
 	}
-	describe_end(status, how, sizeof(how));
+	process_status_text(status, how, sizeof(how));
 	level_fail(lr, "the process of the user threads (pid %d) %s", (int)pid,
 		   how);
 }
@@ -282,7 +268,7 @@ static void user_ended(struct user_pool *pool, struct level_run *lr, int u,
 		spawner_forget(&pool->spawner);
 		if (!lr)
 			return;
-		describe_end(status, how, sizeof(how));
+		process_status_text(status, how, sizeof(how));
 		level_fail(lr, "the process that forks the users (pid %d) %s",
 			   (int)pid, how);
 		lr->end_ramp = true;
@@ -298,7 +284,7 @@ static void user_ended(struct user_pool *pool, struct level_run *lr, int u,
 	remove_sysv(pool, slot, pid);
 	if (!lr || (unsigned int)u >= lr->users)
 		return;
-	describe_end(status, how, sizeof(how));
+	process_status_text(status, how, sizeof(how));
 	if (killed_by_us)
 		level_fail(lr, "user %d (pid %d) was stuck: still running %.1f s after the window or the last user that parked, killed",
 			   u, (int)pid, pool->params->grace_s);

@@ -172,7 +172,8 @@ int spawner_start(struct user_pool *pool)
 		return err;
 	}
 	fflush(NULL);
-	pid = fork();
+	/* It leads a group of its own; every user is born in it. */
+	pid = process_fork(SIGKILL);
 	if (pid == 0)
 		spawner_exec(&cmd, pool->arena->fd, ch);
 	if (pid < 0) {
@@ -180,9 +181,6 @@ int spawner_start(struct user_pool *pool)
 		munmap(ch, bytes);
 		return err;
 	}
-	/* Both sides set the group, so that neither depends on who runs
-	 * first. Every user is born in it. */
-	setpgid(pid, pid);
 	err = spawner_wait_ready(ch, pid);
 	if (err) {
 		munmap(ch, bytes);

@@ -22,6 +22,7 @@
 #include "driver/users/user_loop.h"
 #include "driver/users/users.h"
 #include "driver/base/util.h"
+#include "jobs/job.h"
 
 /* One mix entry as a user runs it. The job's functions are copied in,
  * so that an op reads no job table. */
@@ -40,14 +41,6 @@ struct user_entry {
 	unsigned int streak;	/* failed ops in a row */
 	bool ready;		/* init() succeeded */
 };
-
-static uint64_t clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * The sampling rule: time one op in N, N the smallest power of two for
@@ -76,9 +69,9 @@ static int user_timed_op(const struct arena_header *hdr, uint32_t gen,
 	uint64_t t0, t1;
 	int rc;
 
-	t0 = clock_ns();
+	t0 = now_ns();
 	rc = ue->run(ue->state);
-	t1 = clock_ns();
+	t1 = now_ns();
 	if (!rc && __atomic_load_n(&hdr->measuring, __ATOMIC_RELAXED) == gen)
 		hist_record(ue->hist, t1 - t0);
 	ue->sample_every = sample_period(t1 - t0, timer_ns);
@@ -138,15 +131,6 @@ static void user_fail(struct user_slot *slot, int code, const char *fmt, ...)
 	}
 	slot->exit_code = code;
 	_exit(code);
-}
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
 }
 
 static unsigned int gcd(unsigned int a, unsigned int b)
@@ -211,7 +195,7 @@ static size_t user_schedule(const struct mix *mix,
 					 w < mix->entries[e].weight / div; w++)
 			order[n++] = (uint16_t)e;
 	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)(splitmix64(&seed) % i);
+		size_t j = (size_t)(job_random(&seed) % i);
 
 		tmp = order[i - 1];
 		order[i - 1] = order[j];
@@ -312,9 +296,9 @@ static int user_calibration_op(struct user_entry *ue, uint64_t timer_ns,
 
 	if (ue->prepare && (rc = ue->prepare(ue->state)))
 		goto done;
-	t0 = clock_ns();
+	t0 = now_ns();
 	rc = ue->run(ue->state);
-	t1 = clock_ns();
+	t1 = now_ns();
 	if (rc)
 		goto done;
 	/* Insertion sort: seven numbers. */

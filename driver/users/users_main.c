@@ -157,7 +157,7 @@ static int image_load(struct spawn_channel *ch, size_t bytes, int arena_fd)
 		fprintf(stderr, "%s: %s\n", USERS_PROGRAM_NAME, err);
 		return EINVAL;
 	}
-	return arena_map_header(&image.arena, arena_fd);
+	return arena_map_header(&image.arena, arena_fd) ? errno : 0;
 }
 
 int main(int argc, char **argv)
