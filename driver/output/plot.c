@@ -1,6 +1,5 @@
 /* driver/output/plot.c: `aimsweep plot`: a gnuplot script and data for results. */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,17 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "driver/base/args.h"
 #include "driver/output/plot.h"
 #include "driver/base/process.h"
 #include "driver/output/result_read.h"
 #include "driver/base/util.h"
-
-/* How many kernel symbols per result the CPU profile panel draws: those
- * with the largest share at the level of the most users, where the
- * contention that grows with users is most. As many as the lock panel's
- * locks: a sixth line's title no longer fits under the panel. */
-#define PLOT_TOP_SYMBOLS 5
 
 /* A hostile file could name a million jobs or locks; a plot with more
  * lines than this per result is unreadable anyway. */
@@ -940,44 +932,6 @@ static int run_gnuplot(const char *dir, const char *script)
 	return rc;
 }
 
-void plot_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: aimsweep plot RESULT.json... [-o FILE.svg|FILE.png] [--label TEXT]...\n"
-		"\n"
-		"Draws saved results against users, one line per result, with a\n"
-		"legend: jobs/min; jobs/min per user with each run's ideal (its\n"
-		"first level's per-user value, flat); p99 latency per job (when the\n"
-		"results have latency); sys %% (the machine's, when the results\n"
-		"have it, else the users' own system time over window x CPUs,\n"
-		"labelled so); the lock wait, in ms per second of profiled time\n"
-		"(summed over the waiters, so above 1000 when several wait at\n"
-		"once), of the %d callers and lock types that waited most over\n"
-		"the run (when the results have lock contention); the share of\n"
-		"all CPU samples of the %d kernel symbols with the largest share\n"
-		"at the level of the most users (when the results have a CPU\n"
-		"profile; a level where a symbol was not kept breaks its line).\n"
-		"Failed levels are left out and break the line. SVG is 1200x900\n"
-		"(taller for five panels or more);\n"
-		"PNG uses gnuplot's pngcairo terminal where it has it, else png.\n"
-		"\n"
-		"FILE's data and a gnuplot script are written next to it (plot.svg:\n"
-		"plot.dat and plot.gp), then gnuplot draws FILE when it is\n"
-		"installed. Without gnuplot the script is still written, and\n"
-		"`gnuplot plot.gp` in that directory draws it later.\n"
-		"\n"
-		"Options:\n"
-		"  -o, --output FILE  the picture: .svg or .png (default plot.svg)\n"
-		"  -l, --label TEXT   the legend's name for the next RESULT, in order,\n"
-		"                     with its kernel release after it\n"
-		"                     (default: its kernel release and workfile)\n"
-		"  -h, --help         show this help\n"
-		"\n"
-		"Exit status: 0 written (drawn, or gnuplot is missing); 1 a file\n"
-		"cannot be read or written, nothing is ok, or gnuplot failed;\n"
-		"2 bad usage.\n", PLOT_TOP_LOCKS, PLOT_TOP_SYMBOLS);
-}
-
 /* FILE.svg -> FILE.gp and FILE.dat, with the directory and bare names. */
 struct plot_paths {
 	char *dir, *gp, *dat, *gp_name, *dat_name, *out_name;
@@ -1030,9 +984,7 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* Whether `out` can name a picture: FILE.svg or FILE.png, in text the
- * script can quote. Says why not. */
-static bool output_name_ok(const char *out)
+bool plot_output_name_ok(const char *out)
 {
 	const char *name = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
 
@@ -1070,7 +1022,7 @@ int plot_draw(const struct plot_result *res, size_t n, const char *out)
 	char err[1024];
 	int panels, status, rc = -1;
 
-	if (!output_name_ok(out))
+	if (!plot_output_name_ok(out))
 		return -1;
 	if (plot_paths_make(out, &paths)) {
 		msg_error("plot: out of memory");
@@ -1155,67 +1107,15 @@ fail:
 	return NULL;
 }
 
-/* plot's command line. */
-struct plot_args {
-	const char *out;	/* -o */
-	const char **labels;	/* --label, in order; the caller frees it */
-	size_t n_labels;
-	size_t n;		/* results, from argv[optind] on */
-};
-
-/* -1 to go on, else the exit status: 0 after the help, or after a
- * message. */
-static int plot_args(int argc, char **argv, struct plot_args *pa)
+int plot_files(char **paths, size_t n, const char **labels,
+	       size_t n_labels, const char *out)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct args a = { .cmd = "plot", .prefixed = true, .longopts = opts,
-			  .usage = plot_usage };
-	int c;
+	struct plot_result *res;
+	int rc = EXIT_RUN_FAILED;
 
-	pa->labels = calloc((size_t)argc, sizeof(*pa->labels));
-	if (!pa->labels) {
-		msg_error("plot: out of memory");
-		return EXIT_RUN_FAILED;
-	}
-	while ((c = args_next(&a, argc, argv)) != ARGS_END) {
-		if (c < 0)
-			return args_status(c);
-		if (c == 'o')
-			pa->out = optarg;
-		if (c == 'l')
-			pa->labels[pa->n_labels++] = optarg;
-	}
-	pa->n = (size_t)(argc - optind);
-	if (!pa->n)
-		return args_error(&a, "which result.json files?");
-	if (pa->n_labels > pa->n) {
-		msg_error("plot: %zu labels for %zu results: one --label per result at most",
-			  pa->n_labels, pa->n);
-		return EXIT_USAGE;
-	}
-	return output_name_ok(pa->out) ? -1 : EXIT_USAGE;
-}
-
-int plot_main(int argc, char **argv)
-{
-	struct plot_args pa = { .out = "plot.svg" };
-	struct plot_result *res = NULL;
-	int rc;
-
-	rc = plot_args(argc, argv, &pa);
-	if (rc >= 0)
-		goto out;
-	rc = EXIT_RUN_FAILED;
-	res = read_results(argv + optind, pa.n, pa.labels, pa.n_labels);
-	if (res && !plot_draw(res, pa.n, pa.out))
+	res = read_results(paths, n, labels, n_labels);
+	if (res && !plot_draw(res, n, out))
 		rc = EXIT_OK;
-out:
-	results_free(res, pa.n);
-	free(pa.labels);
+	results_free(res, n);
 	return rc;
 }
