@@ -1,4 +1,4 @@
-/* driver/cli/list.c: what `aimsweep list` prints: the jobs and the shipped workfiles. */
+/* driver/cli/list.c: what `aimsweep list` prints: jobs, shipped workfiles. */
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* driver/cli/list.h: what `aimsweep list` prints: the jobs and the shipped workfiles. */
+/* driver/cli/list.h: what `aimsweep list` prints: jobs, shipped workfiles. */
 #ifndef AIMSWEEP_LIST_H
 #define AIMSWEEP_LIST_H
 

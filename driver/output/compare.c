@@ -1,4 +1,4 @@
-/* driver/output/compare.c: `aimsweep compare A B`: the change per level of 2 runs. */
+/* driver/output/compare.c: compare A B: the change per level and per job. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* driver/output/compare.h: `aimsweep compare A B`: the change per level of 2 runs. */
+/* driver/output/compare.h: compare A B: the change per level and per job. */
 #ifndef AIMSWEEP_COMPARE_H
 #define AIMSWEEP_COMPARE_H
 

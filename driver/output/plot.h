@@ -1,4 +1,4 @@
-/* driver/output/plot.h: `aimsweep plot`: a gnuplot script and data for results. */
+/* driver/output/plot.h: draws results: writes script and data, runs gnuplot. */
 #ifndef AIMSWEEP_PLOT_H
 #define AIMSWEEP_PLOT_H
 
