@@ -14,9 +14,11 @@
 #define ARGS_BAD (-3)	/* an unknown option or a missing value, said so */
 
 /*
- * A subcommand's options. Every option whose val is below 256 is also
- * the short option of that letter; the short options are made from
- * longopts, so that each option is written once.
+ * A subcommand's command line. Every option whose val is below 256 is
+ * also the short option of that letter; the short options are made from
+ * longopts, so that each option is written once. run fills longopts from
+ * its own table (driver/cli/options.c); args_parse() fills it from an
+ * args_option table.
  */
 struct args {
 	const char *cmd;	/* "run", "report"...: aimsweep CMD --help */
