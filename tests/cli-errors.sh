@@ -38,6 +38,12 @@ refused "one workfile at most" $r "$wf" "$wf"
 refused "not shared or per-user" $r --layout both "$wf"
 refused "not a whole number" $r --seed -1 "$wf"
 refused "unknown command 'frob'" frob
+# The other subcommands parse from their option tables too: a bad value
+# names the option, a bad option points at the command's --help.
+refused "report: -f/--format: unknown format 'xml'" report -f xml "$wf"
+refused "compare: --noise: 'x' is not a percentage" compare --noise x "$wf" "$wf"
+refused "plot: unknown option -z (aimsweep plot --help)" plot -z "$wf"
+refused "list: unknown option --verbose=1" list --verbose=1
 refused "Usage: aimsweep" 
 
 # Levels the machine cannot hold are refused with the limit's numbers.
@@ -97,6 +103,14 @@ grep -q -- '--levels LIST' "$test_dir/stdout" || fail "run --help lacks --levels
 expect_status 0 run_aimsweep --help
 expect_status 0 run_aimsweep version
 grep -q '^aimsweep [0-9]' "$test_dir/stdout" || fail "no version"
+# Each subcommand's --help has its options' lines, made from its table.
+for cmd in report compare plot list; do
+	expect_status 0 run_aimsweep $cmd --help
+	grep -q -- '^  -h, --help  *show this help$' "$test_dir/stdout" ||
+		fail "$cmd --help lacks -h, --help"
+done
+grep -q -- '^  -v, --verbose  ' "$test_dir/stdout" ||
+	fail "list --help lacks -v, --verbose"
 expect_status 0 run_aimsweep list
 grep -q 'getppid' "$test_dir/stdout" || fail "list lacks getppid"
 grep -q 'syscall-mix .*(default)' "$test_dir/stdout" || fail "list lacks workfiles"

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "driver/output/compare.h"
+#include "driver/output/compare_stats.h"
 #include "driver/output/plot.h"
 #include "driver/output/report.h"
 #include "driver/output/result_read.h"

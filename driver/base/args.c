@@ -1,4 +1,5 @@
-/* driver/base/args.c: the getopt loop and usage errors all subcommands share. */
+/* driver/base/args.c: the getopt loop and option tables of subcommands. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,4 +83,139 @@ int args_error(const struct args *a, const char *fmt, ...)
 	rc = args_verror(a, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+/* What -h/--help is in every table, after the command's own rows. */
+static const struct args_option help_row = {
+	.name = "help", .letter = 'h', .help = "show this help\n",
+};
+
+/* "-f/--format" or "--noise": how a message names the option. */
+static void option_label(const struct args_option *o, char *buf, size_t len)
+{
+	if (o->letter)
+		snprintf(buf, len, "-%c/--%s", o->letter, o->name);
+	else
+		snprintf(buf, len, "--%s", o->name);
+}
+
+/* arg into the row's field of opts; false after a message. */
+static bool set_option(const struct args *a, const struct args_option *o,
+		       const char *arg, void *opts)
+{
+	void *field = (char *)opts + o->offset;
+	char why[512], label[64];
+
+	if (!o->parse) {
+		if (o->metavar)
+			*(const char **)field = arg;
+		else
+			*(bool *)field = true;
+		return true;
+	}
+	if (o->parse(arg, field, why, sizeof(why)))
+		return true;
+	option_label(o, label, sizeof(label));
+	msg_error("%s%s%s: %s", a->prefixed ? a->cmd : "",
+		  a->prefixed ? ": " : "", label, why);
+	return false;
+}
+
+/* getopt's table from the rows: a row's letter is its val, else 256 and
+ * its index; then -h/--help. */
+static void make_longopts(const struct args_option *rows,
+			  struct option *longopts)
+{
+	size_t i;
+
+	for (i = 0; rows[i].name && i < ARGS_OPTIONS_MAX; i++)
+		longopts[i] = (struct option){
+			rows[i].name,
+			rows[i].metavar ? required_argument : no_argument,
+			NULL, rows[i].letter ? rows[i].letter : 256 + (int)i };
+	longopts[i++] = (struct option){ "help", no_argument, NULL, 'h' };
+	memset(&longopts[i], 0, sizeof(longopts[i]));
+}
+
+static const struct args_option *row_of(const struct args_option *rows,
+					int c)
+{
+	if (c >= 256)
+		return &rows[c - 256];
+	for (const struct args_option *o = rows; o->name; o++)
+		if (o->letter == c)
+			return o;
+	return NULL;
+}
+
+int args_parse(struct args *a, const struct args_option *rows, int argc,
+	       char **argv, void *opts)
+{
+	struct option longopts[ARGS_OPTIONS_MAX + 2];
+	int c;
+
+	for (const struct args_option *o = rows; o->name; o++)
+		if (o->def && !set_option(a, o, o->def, opts))
+			return ARGS_BAD;
+	make_longopts(rows, longopts);
+	a->longopts = longopts;
+	while ((c = args_next(a, argc, argv)) != ARGS_END) {
+		if (c < 0)
+			break;
+		if (!set_option(a, row_of(rows, c), optarg, opts)) {
+			c = ARGS_BAD;
+			break;
+		}
+	}
+	/* The table was on this stack: a must not keep it. */
+	a->longopts = NULL;
+	return c == ARGS_END ? optind : c;
+}
+
+/* "-f, --format FORMAT" or "--noise PCT": the row's left column. */
+static int option_left(const struct args_option *o, char *buf, size_t len)
+{
+	char letter[8] = "";
+
+	if (o->letter)
+		snprintf(letter, sizeof(letter), "-%c, ", o->letter);
+	return snprintf(buf, len, "%s--%s%s%s", letter, o->name,
+			o->metavar ? " " : "", o->metavar ? o->metavar : "");
+}
+
+/* The row's help, a line at a time, in the column after width; the
+ * default, when it has one, ends its last line. */
+static void option_help(FILE *f, const struct args_option *o, int width)
+{
+	const char *line = o->help;
+	char left[64];
+
+	option_left(o, left, sizeof(left));
+	while (*line) {
+		int n = (int)strcspn(line, "\n");
+		bool last = !line[n] || !line[n + 1];
+
+		fprintf(f, "  %-*s  %.*s", width, left, n, line);
+		if (last && o->def)
+			fprintf(f, " (default: %s)", o->def);
+		fputc('\n', f);
+		left[0] = '\0';
+		line += n + (line[n] == '\n');
+	}
+}
+
+void args_options_help(FILE *f, const struct args_option *rows)
+{
+	char left[64];
+	int width = option_left(&help_row, left, sizeof(left));
+
+	for (const struct args_option *o = rows; o->name; o++) {
+		int w = option_left(o, left, sizeof(left));
+
+		if (w > width)
+			width = w;
+	}
+	for (const struct args_option *o = rows; o->name; o++)
+		option_help(f, o, width);
+	option_help(f, &help_row, width);
 }

@@ -1,10 +1,11 @@
-/* driver/base/args.h: the getopt loop and usage errors all subcommands share. */
+/* driver/base/args.h: the getopt loop and option tables of subcommands. */
 #ifndef AIMSWEEP_ARGS_H
 #define AIMSWEEP_ARGS_H
 
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* What args_next() returns besides an option. */
@@ -13,9 +14,11 @@
 #define ARGS_BAD (-3)	/* an unknown option or a missing value, said so */
 
 /*
- * A subcommand's options. Every option whose val is below 256 is also
- * the short option of that letter; the short options are made from
- * longopts, so that each option is written once.
+ * A subcommand's command line. Every option whose val is below 256 is
+ * also the short option of that letter; the short options are made from
+ * longopts, so that each option is written once. run fills longopts from
+ * its own table (driver/cli/options.c); args_parse() fills it from an
+ * args_option table.
  */
 struct args {
 	const char *cmd;	/* "run", "report"...: aimsweep CMD --help */
@@ -40,5 +43,40 @@ int args_error(const struct args *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int args_verror(const struct args *a, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+
+/*
+ * One option of a subcommand other than run, as a row of its table: the
+ * row drives getopt, the command's --help and the message for a bad
+ * value. Every table ends in a zeroed row; -h/--help is added to each.
+ */
+struct args_option {
+	const char *name;	/* --name */
+	char letter;		/* -x, or 0 */
+	const char *metavar;	/* its value in the help; NULL: a flag */
+	const char *def;	/* the default, parsed as if given; or NULL */
+	const char *help;	/* lines end in \n; the default is added */
+	size_t offset;		/* its field in the command's options struct */
+	/* Stores arg into the field; false with why ("'x' is not ..."),
+	 * without the option's name. NULL: a flag sets a bool, a value
+	 * a const char *. */
+	bool (*parse)(const char *arg, void *field, char *why, size_t len);
+};
+
+#define ARGS_FIELD(type, field) .offset = offsetof(type, field)
+
+/* The most rows a table may have. */
+#define ARGS_OPTIONS_MAX 16
+
+/*
+ * Sets every row's default in opts, then parses argv's options into it
+ * through the rows (the usage is a's). Returns the index of the first
+ * operand, or ARGS_HELP or ARGS_BAD after the help or a message:
+ * "CMD: -x/--name: why" for a bad value.
+ */
+int args_parse(struct args *a, const struct args_option *rows, int argc,
+	       char **argv, void *opts);
+/* The rows' lines of CMD --help, -h/--help last, each help in a column
+ * after the widest option. */
+void args_options_help(FILE *f, const struct args_option *rows);
 
 #endif

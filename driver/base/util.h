@@ -10,6 +10,10 @@
 
 #define NSEC_PER_SEC 1000000000ULL
 
+/* A macro's value as a string literal: a default in a --help line. */
+#define STRINGIFY(x) STRINGIFY_TEXT(x)
+#define STRINGIFY_TEXT(x) #x
+
 /* Exit statuses, documented in aimsweep(1). */
 enum {
 	EXIT_OK = 0,

@@ -1,11 +1,10 @@
-/* driver/cli/list.c: `aimsweep list`: the jobs and the shipped workfiles. */
+/* driver/cli/list.c: what `aimsweep list` prints: jobs, shipped workfiles. */
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/base/args.h"
 #include "driver/base/params.h"
 #include "driver/cli/paths.h"
 #include "driver/cli/list.h"
@@ -88,7 +87,7 @@ static void print_job_block(FILE *f, const struct job *j)
  * Job lines start with two spaces and the name, and nothing else in
  * `list jobs` does: scripts pick them out so.
  */
-static void list_jobs(FILE *f, bool verbose)
+void list_jobs(FILE *f, bool verbose)
 {
 	static const struct {
 		enum job_units units;
@@ -168,7 +167,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void list_workfiles(FILE *f)
+void list_workfiles(FILE *f)
 {
 	char dirs[PATHS_MAX_DIRS][4096], path[8192], title[256];
 	size_t n = workfile_dirs(dirs, PATHS_MAX_DIRS), shown = 0;
@@ -208,54 +207,4 @@ static void list_workfiles(FILE *f)
 	}
 	if (!shown)
 		fprintf(f, "# no workfile directory found\n");
-}
-
-void list_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: aimsweep list [jobs|workfiles] [-v]\n"
-		"Lists the jobs, micro jobs then AIM7 jobs, family by family\n"
-		"(name, family, the unit of an inner op and how many one op\n"
-		"makes, the syscalls one op makes; -v gives each job a block:\n"
-		"what it does, those facts a line each, AIM7 1.1's name for it\n"
-		"where reaim renamed it (a workfile may use either), its\n"
-		"untimed setup, where it deviates from reaim and what it\n"
-		"cannot measure on a tmpfs), and the shipped workfiles.\n");
-}
-
-int list_main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct args a = { .cmd = "list", .prefixed = true, .longopts = opts,
-			  .usage = list_usage };
-	bool verbose = false;
-	const char *what = NULL;
-	int c;
-
-	while ((c = args_next(&a, argc, argv)) != ARGS_END) {
-		if (c < 0)
-			return args_status(c);
-		if (c == 'v')
-			verbose = true;
-	}
-	for (int i = optind; i < argc; i++) {
-		if (what || (strcmp(argv[i], "jobs") &&
-			     strcmp(argv[i], "workfiles"))) {
-			msg_error("list: unknown argument '%s' (want jobs, workfiles or -v)",
-				  argv[i]);
-			return EXIT_USAGE;
-		}
-		what = argv[i];
-	}
-	if (!what || !strcmp(what, "jobs"))
-		list_jobs(stdout, verbose);
-	if (!what)
-		putchar('\n');
-	if (!what || !strcmp(what, "workfiles"))
-		list_workfiles(stdout);
-	return EXIT_OK;
 }

@@ -1,4 +1,4 @@
-/* driver/output/compare.h: `aimsweep compare A B`: the change per level of 2 runs. */
+/* driver/output/compare.h: compare A B: the change per level and per job. */
 #ifndef AIMSWEEP_COMPARE_H
 #define AIMSWEEP_COMPARE_H
 
@@ -7,34 +7,15 @@
 
 #include <cjson/cJSON.h>
 
-/* Below this two-sided p-value a difference is called significant. */
-#define COMPARE_ALPHA 0.05
-/* The smallest change, in percent, called significant by default. Two
+/*
+ * The smallest change, in percent, called significant by default. Two
  * identical sweeps run one after the other differ by more than their
  * repeats do (repeats share one run's processes, memory layout and
  * moment, so their spread leaves the run-to-run drift out); the floor
- * covers that drift (docs/comparing-kernels.md has the figures). */
-#define COMPARE_NOISE_PCT 5.0
-
-/* One level's repeat statistics: levels[].repeats.jobs_per_min. */
-struct repeat_stats {
-	double n, mean, stddev;
-};
-
-/*
- * Welch's t-test (stats_welch()) of "a and b have the same mean", from
- * each side's mean, sample standard deviation and number of runs. Returns
- * the two-sided p-value and fills t (positive when b is higher) and the
- * Welch-Satterthwaite degrees of freedom; NaN when a side has n < 2.
+ * covers that drift (docs/comparing-kernels.md has the figures). A
+ * plain number, so that compare's --help shows it as written.
  */
-double welch_p_value(const struct repeat_stats *a,
-		     const struct repeat_stats *b, double *t, double *df);
-
-/* P(|T| >= |t|) for Student's t with df degrees of freedom. */
-double student_t_two_sided_p(double t, double df);
-
-/* The change from a to b in percent; NaN when a is 0 and b is not. */
-double percent_change(double a, double b);
+#define COMPARE_NOISE_PCT 5
 
 /*
  * Prints the comparison of two trees from result_parse(), named a_name
@@ -45,12 +26,11 @@ double percent_change(double a, double b);
 bool compare_print(FILE *f, const cJSON *a, const char *a_name,
 		   const cJSON *b, const char *b_name, double fail_above_pct,
 		   double noise_pct);
-/* A change of pct percent with Welch p-value p is significant when p is
- * below COMPARE_ALPHA and the change is at least noise_pct either way. */
-bool compare_significant(double p, double pct, double noise_pct);
 
-void compare_usage(FILE *f);
-/* `aimsweep compare` (argv[0] is "compare"); returns the exit status. */
-int compare_main(int argc, char **argv);
+/* Compares the result.json files at a_path and b_path on standard
+ * output (compare_print()); returns the exit status: 0, 1 when a level
+ * dropped beyond fail_above_pct, 2 after a message. */
+int compare_files(const char *a_path, const char *b_path,
+		  double fail_above_pct, double noise_pct);
 
 #endif

@@ -1,4 +1,4 @@
-/* driver/output/plot.h: `aimsweep plot`: a gnuplot script and data for results. */
+/* driver/output/plot.h: draws results: writes script and data, runs gnuplot. */
 #ifndef AIMSWEEP_PLOT_H
 #define AIMSWEEP_PLOT_H
 
@@ -11,6 +11,11 @@
 /* How many locks per result the lock panel draws: the ones with the most
  * wait time over the run. */
 #define PLOT_TOP_LOCKS 5
+/* How many kernel symbols per result the CPU profile panel draws: those
+ * with the largest share at the level of the most users, where the
+ * contention that grows with users is most. As many as the lock panel's
+ * locks: a sixth line's title no longer fits under the panel. */
+#define PLOT_TOP_SYMBOLS 5
 
 struct plot_result {
 	const cJSON *root;	/* from result_parse() */
@@ -42,8 +47,17 @@ int plot_draw(const struct plot_result *res, size_t n, const char *out);
  * frees it; NULL when out of memory. */
 char *plot_label(const cJSON *root, const char *label, const char *path);
 
-void plot_usage(FILE *f);
-/* `aimsweep plot` (argv[0] is "plot"); returns the exit status. */
-int plot_main(int argc, char **argv);
+/* Whether `out` can name a picture: FILE.svg or FILE.png, in text the
+ * script can quote. Says why not. */
+bool plot_output_name_ok(const char *out);
+
+/*
+ * Reads the n result.json files at paths and draws them to out
+ * (plot_draw()), the i-th with the i-th of the n_labels labels as its
+ * legend (else its own, plot_label()). Returns the exit status: 0, or 1
+ * after a message.
+ */
+int plot_files(char **paths, size_t n, const char **labels,
+	       size_t n_labels, const char *out);
 
 #endif

@@ -1,13 +1,11 @@
 /* driver/output/report.c: `aimsweep report`: result.json as text, CSV... */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "driver/base/args.h"
 #include "driver/output/report.h"
 #include "driver/output/result_read.h"
 #include "driver/base/util.h"
@@ -517,89 +515,21 @@ int report_print(FILE *f, const cJSON *root, enum report_format fmt,
 	return 0;
 }
 
-void report_usage(FILE *f)
+int report_file(const char *path, enum report_format fmt)
 {
-	fprintf(f,
-		"Usage: aimsweep report [-f FORMAT] RESULT.json\n"
-		"\n"
-		"Prints a saved result.json (\"-\" reads standard input) in one of\n"
-		"these formats:\n"
-		"\n"
-		"  default  the table `aimsweep run` prints: a header, one row per\n"
-		"           level (failed levels as FAILED: reason), a summary line\n"
-		"  simple   one line per ok level: USERS JOBS_PER_MIN, the number\n"
-		"           exactly as in the file; failed levels are left out\n"
-		"  json     the document printed again (the same keys and values)\n"
-		"  csv      a header line, then one row per level: users,status,\n"
-		"           window_s,jobs_per_min,jobs_per_min_per_user,user_min,\n"
-		"           user_median,user_max,jti,utime_s,stime_s,errors,reason;\n"
-		"           a failed level has status failed, empty numbers and its\n"
-		"           reason, quoted as RFC 4180 says; lines end in LF\n"
-		"  aim7     AIM7's multitask table, the layout LKP's aim7 parser\n"
-		"           reads: a header line \"Tasks jobs/min jti jobs/min/task\n"
-		"           real cpu\", then one row per ok level, right after it:\n"
-		"           users, jobs/min, JTI (0 to 100), jobs/min per user,\n"
-		"           window_s, the users' CPU seconds (utime + stime); then\n"
-		"           a line \"# level N users failed: why\" per failed level\n"
-		"  reaim    reaim's table: Num Forked (users), Parent Time\n"
-		"           (window_s), Child SysTime and Child UTime (the users'\n"
-		"           rusage over the level), Jobs per Minute, Jobs/min/Child,\n"
-		"           Std_dev (of the users' jobs/min; from jti when the file\n"
-		"           has no per_user_jobs_per_min.stddev), Percent (Std_dev\n"
-		"           as a share of Jobs/min/Child, reaim's Std_dev Percent:\n"
-		"           JTI = 100 - Percent up to 100), JTI; then \"Max Jobs per\n"
-		"           Minute N\".\n"
-		"           A failed level is a line \"# level N users failed: why\"\n"
-		"  lkp      key: value lines: users.N.jobs_per_min,\n"
-		"           users.N.jobs_per_min_per_user, users.N.jti and, with a\n"
-		"           lock profile, users.N.lock.CALLER.TYPE.wait_ns_per_s for\n"
-		"           each kept lock entry (ok levels),\n"
-		"           users.N.status (every level), then max_jobs_per_min,\n"
-		"           max_jobs_per_min_users and jti (of that peak level)\n"
-		"\n"
-		"Options:\n"
-		"  -f, --format FORMAT  one of the above (default: default)\n"
-		"  -h, --help           show this help\n"
-		"\n"
-		"Exit status: 0 printed; 1 the file cannot be read or is not a\n"
-		"result.json this aimsweep reads, or output failed; 2 bad usage.\n");
-}
-
-int report_main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct args a = { .cmd = "report", .prefixed = true, .longopts = opts,
-			  .usage = report_usage };
-	enum report_format fmt = REPORT_DEFAULT;
 	char err[1024];
 	cJSON *root;
-	int c, rc;
+	int rc;
 
-	while ((c = args_next(&a, argc, argv)) != ARGS_END) {
-		if (c < 0)
-			return args_status(c);
-		if (c == 'f' && !report_format_parse(optarg, &fmt)) {
-			msg_error("report: unknown format '%s' (" REPORT_FORMAT_NAMES ")",
-				  optarg);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1)
-		return args_error(&a, optind == argc ? "which result.json?" :
-				  "one result.json at a time");
-	root = result_read(argv[optind], err, sizeof(err));
+	root = result_read(path, err, sizeof(err));
 	if (!root) {
 		msg_error("%s", err);
 		return EXIT_RUN_FAILED;
 	}
-	rc = report_print(stdout, root, fmt, argv[optind]);
+	rc = report_print(stdout, root, fmt, path);
 	cJSON_Delete(root);
 	if (rc) {
-		msg_error("report: %s: %s", argv[optind], strerror(rc));
+		msg_error("report: %s: %s", path, strerror(rc));
 		return EXIT_RUN_FAILED;
 	}
 	if (fflush(stdout) || ferror(stdout)) {

@@ -40,8 +40,8 @@ void report_default_header(FILE *f, const cJSON *root, const char *source);
 void report_default_level(FILE *f, const cJSON *level);
 void report_default_summary(FILE *f, const cJSON *root);
 
-void report_usage(FILE *f);
-/* `aimsweep report` (argv[0] is "report"); returns the exit status. */
-int report_main(int argc, char **argv);
+/* Prints the result.json at path ("-": standard input) in fmt to
+ * standard output; returns the exit status, after a message if not 0. */
+int report_file(const char *path, enum report_format fmt);
 
 #endif
