@@ -21,6 +21,7 @@
 #include "driver/base/scratch.h"
 #include "driver/users/spawn_channel.h"
 #include "driver/measure/stats.h"
+#include "driver/measure/verdicts.h"
 #include "driver/measure/sysview.h"
 #include "driver/run/sweep.h"
 #include "driver/users/users.h"
@@ -881,7 +882,7 @@ static int run_interleaved(struct sweep *s)
 			 * every level's efficiency. (--stop-at-crossover
 			 * makes the order consecutive: see cli.c.) */
 			for (size_t j = 0; j < s->result.n_levels; j++)
-				result_scale_level(&s->result, j,
+				verdicts_scale_level(&s->result, j,
 						   p->crossover);
 			if (run->status != LEVEL_OK)
 				status = EXIT_RUN_FAILED;
@@ -1032,7 +1033,7 @@ static int run_consecutive(struct sweep *s)
 			msg_error("out of memory");
 			return EXIT_RUN_FAILED;
 		}
-		crossed = result_scale_level(&s->result,
+		crossed = verdicts_scale_level(&s->result,
 					     s->result.n_levels - 1,
 					     p->crossover);
 		progress_clear();
@@ -1078,7 +1079,7 @@ static int sweep_finish(struct sweep *s, int status)
 	else
 		print_format(s);
 	/* An interrupted run ends now: whoever stopped it is waiting. */
-	if (!p->no_plot && result_peak_level(&s->result) >= 0 &&
+	if (!p->no_plot && verdicts_peak_level(&s->result) >= 0 &&
 	    !run_interrupted)
 		draw_plots(s);
 	if (run_interrupted)
