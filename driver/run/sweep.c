@@ -14,6 +14,7 @@
 #include "driver/measure/arena.h"
 #include "driver/capture/capture.h"
 #include "driver/measure/collector.h"
+#include "driver/measure/limits.h"
 #include "driver/output/plot.h"
 #include "driver/output/report.h"
 #include "driver/output/result_write.h"
@@ -117,16 +118,6 @@ static void driver_priority(struct run_params *p)
 		p->driver_sched = "SCHED_FIFO 1";
 	else
 		p->driver_sched = "normal (no permission for SCHED_FIFO)";
-}
-
-static unsigned int max_level(const struct run_params *p)
-{
-	unsigned int max = 0;
-
-	for (size_t i = 0; i < p->n_levels; i++)
-		if (p->levels[i] > max)
-			max = p->levels[i];
-	return max;
 }
 
 /* mkdir -p: `-o results/kernel-a` must not need results/ made first.
@@ -938,7 +929,7 @@ static void sweep_cleanup(struct sweep *s)
 static int sweep_setup(struct sweep *s)
 {
 	struct run_params *p = s->params;
-	unsigned int max_users = max_level(p);
+	unsigned int max_users = limits_max_users(p);
 	char err[PATH_MAX + 256];
 	int rc;
 
