@@ -1,14 +1,12 @@
 /* driver/run/sweep.c: runs the levels of one `aimsweep run`, one after another. */
 #include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "driver/measure/arena.h"
@@ -19,11 +17,13 @@
 #include "driver/output/report.h"
 #include "driver/output/result_write.h"
 #include "driver/output/report_text.h"
+#include "driver/output/result_dir.h"
 #include "driver/base/scratch.h"
 #include "driver/users/spawn_channel.h"
 #include "driver/measure/stats.h"
 #include "driver/measure/verdicts.h"
 #include "driver/measure/sysview.h"
+#include "driver/run/driver_task.h"
 #include "driver/run/sweep.h"
 #include "driver/users/users.h"
 #include "driver/base/util.h"
@@ -41,172 +41,14 @@ struct sweep {
 	char shared_paths[MAX_SCRATCH_DIRS][PATH_MAX];
 	struct run_result result;
 	struct capture_run *captures;	/* NULL: none asked for */
-	char result_dir[PATH_MAX];
-	char json_path[PATH_MAX];
+	struct result_dir dir;
 };
-
-static void on_signal(int signo)
-{
-	if (!run_interrupted)
-		run_interrupted = signo;
-}
-
-static void install_signal_handlers(void)
-{
-	struct sigaction sa;
-	sigset_t none;
-
-	/*
-	 * What a parent left ignored or blocked survives exec: with SIGCHLD
-	 * ignored, users that die are reaped by the kernel unseen, and the
-	 * driver would wait out its timeouts, then signal pids no longer
-	 * its own; with SIGINT blocked, Ctrl-C would never reach it.
-	 */
-	signal(SIGCHLD, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a signal must cut the driver's sleeps short. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-	/* A closed stdout must not kill the driver before it cleans up. */
-	signal(SIGPIPE, SIG_IGN);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * What timing an op costs: two clock reads, the typical (median) pair of
- * many back-to-back reads. Not the cheapest: under a hypervisor the
- * typical pair can cost twice the cheapest, and a sampling period chosen
- * from the cheapest would then spend twice its budget.
- */
-static uint64_t timer_cost_ns(void)
-{
-	uint64_t d[255];
-
-	for (size_t i = 0; i < 255; i++) {
-		uint64_t a = now_ns(), b = now_ns();
-
-		d[i] = b - a;
-	}
-	qsort(d, 255, sizeof(d[0]), cmp_u64);
-	return d[127] ? 2 * d[127] : 1;
-}
-
-/*
- * The driver takes real-time priority where it may (root, CAP_SYS_NICE):
- * it sleeps nearly all the time, but when a snapshot or a sample is due
- * it must run then, not after a thousand busy users have had their turn
- * (reading /proc/stat took seconds at 1000 users without it). Users and
- * every other child start as ordinary tasks (SCHED_RESET_ON_FORK).
- */
-static void driver_priority(struct run_params *p)
-{
-	struct sched_param sp = { .sched_priority = 1 };
-
-	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0)
-		p->driver_sched = "SCHED_FIFO 1";
-	else
-		p->driver_sched = "normal (no permission for SCHED_FIFO)";
-}
-
-/* mkdir -p: `-o results/kernel-a` must not need results/ made first.
- * Returns 0, or -1 with errno set. */
-static int mkdir_parents(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (!len) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (len >= sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
-/* results/<date>-<workfile>, with -2, -3... if a run already took it. */
-static int make_result_dir(struct sweep *s, char *err, size_t errlen)
-{
-	const char *out = s->params->output_dir;
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	int n;
-
-	if (mkdir_parents(out)) {
-		snprintf(err, errlen, "cannot create output directory %s: %s",
-			 out, strerror(errno));
-		return -1;
-	}
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	/* RFC 3339: the offset needs its colon, which %z leaves out. */
-	n = (int)strftime(s->result.started_at, sizeof(s->result.started_at) - 1,
-			  "%Y-%m-%dT%H:%M:%S%z", &tm);
-	if (n >= 5) {
-		char *off = s->result.started_at + n - 2;
-
-		memmove(off + 1, off, 3);
-		*off = ':';
-	}
-	for (int i = 1; i < 1000; i++) {
-		if (i == 1)
-			n = snprintf(s->result_dir, sizeof(s->result_dir),
-				     "%s/%s-%s", out, stamp, s->mix->name);
-		else
-			n = snprintf(s->result_dir, sizeof(s->result_dir),
-				     "%s/%s-%s-%d", out, stamp, s->mix->name, i);
-		if (n < 0 || (size_t)n >= sizeof(s->result_dir) - 16) {
-			snprintf(err, errlen, "output directory %s: path too long",
-				 out);
-			return -1;
-		}
-		if (mkdir(s->result_dir, 0755) == 0)
-			break;
-		if (errno != EEXIST || i == 999) {
-			snprintf(err, errlen, "cannot create %s: %s",
-				 s->result_dir, strerror(errno));
-			return -1;
-		}
-	}
-	if (!path_join(s->json_path, sizeof(s->json_path), s->result_dir,
-		       "result.json")) {
-		snprintf(err, errlen, "output directory %s: path too long", out);
-		return -1;
-	}
-	return 0;
-}
 
 static int write_result(struct sweep *s)
 {
 	char err[PATH_MAX + 128];
 
-	if (result_write(&s->result, s->json_path, err, sizeof(err))) {
+	if (result_write(&s->result, s->dir.json_path, err, sizeof(err))) {
 		msg_error("%s", err);
 		return -1;
 	}
@@ -373,26 +215,6 @@ static void level_tag(char *tag, size_t len, const struct run_params *p,
 			 ", repeat %u of %u", repeat + 1, p->repeat);
 }
 
-/* The level's own directory, for the lock profile and the hook: level-8,
- * its second 8 (--levels 8,8) level-8.2, and with -r each repeat its own,
- * level-8-r1... */
-static void level_dir_name(const struct sweep *s, unsigned int users,
-			   size_t index, unsigned int repeat, char *dir,
-			   size_t len)
-{
-	const struct run_params *p = s->params;
-	unsigned int occurrence = 1;
-	int n;
-
-	for (size_t j = 0; j < index; j++)
-		occurrence += p->levels[j] == users;
-	n = snprintf(dir, len, "%s/level-%u", s->result_dir, users);
-	if (occurrence > 1)
-		n += snprintf(dir + n, len - (size_t)n, ".%u", occurrence);
-	if (p->repeat > 1)
-		snprintf(dir + n, len - (size_t)n, "-r%u", repeat + 1);
-}
-
 /*
  * From the gate's opening to t0. The window starts with every user set up
  * and in its loop, and each of them in it for at least half the warm-up:
@@ -513,7 +335,8 @@ static bool run_level(struct sweep *s, unsigned int users, size_t index,
 	    users_wait_ready(&s->pool, &lr))
 		goto stop;
 	level->start_s = (double)(now_ns() - t_start) / NSEC_PER_SEC;
-	level_dir_name(s, users, index, repeat, level_dir, sizeof(level_dir));
+	result_dir_level(&s->dir, p, users, index, repeat, level_dir,
+			 sizeof(level_dir));
 	if (capture_prepare(&cap, s->captures, users, index, level_dir, err,
 			    sizeof(err))) {
 		lr.failed = true;
@@ -677,7 +500,7 @@ static void print_format(struct sweep *s)
 	enum report_format fmt;
 
 	if (doc && report_format_parse(s->params->format, &fmt)) {
-		report_print(stdout, doc, fmt, s->json_path);
+		report_print(stdout, doc, fmt, s->dir.json_path);
 		fflush(stdout);
 	} else if (doc) {
 		msg_error("out of memory");
@@ -696,18 +519,18 @@ static void draw_plots(struct sweep *s)
 
 	if (!process_in_path("gnuplot")) {
 		msg_info("gnuplot is not installed, so no plot was drawn (apt-get install gnuplot-nox; then aimsweep plot %s)",
-			 s->json_path);
+			 s->dir.json_path);
 		return;
 	}
 	doc = saved_result(s);
 	if (doc)
-		label = plot_label(doc, NULL, s->json_path);
+		label = plot_label(doc, NULL, s->dir.json_path);
 	if (doc && !label)
 		msg_error("plot: out of memory");
 	res.root = doc;
 	res.label = label;
 	for (size_t i = 0; label && i < 2; i++) {
-		if (!path_join(out, sizeof(out), s->result_dir, names[i]))
+		if (!path_join(out, sizeof(out), s->dir.path, names[i]))
 			break;
 		/* Its messages are its own; a plot that fails does not fail
 		 * the run, whose results are on disk already. */
@@ -991,7 +814,8 @@ static int sweep_setup(struct sweep *s)
 		goto no_counters;
 	/* Writing the empty result now proves the output directory works
 	 * before any level runs. */
-	if (make_result_dir(s, err, sizeof(err))) {
+	if (result_dir_create(&s->dir, p->output_dir, &s->result, err,
+			      sizeof(err))) {
 		msg_error("%s", err);
 		return EXIT_USAGE;
 	}
@@ -1078,7 +902,7 @@ static int sweep_finish(struct sweep *s, int status)
 			  "interrupted by SIG%s: kept %zu levels, each with the repeats it finished, in %s" :
 			  "interrupted by SIG%s: kept %zu finished levels in %s",
 			  sigabbrev_np(run_interrupted), s->result.n_levels,
-			  s->json_path);
+			  s->dir.json_path);
 	return status;
 }
 
@@ -1100,14 +924,14 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	s->result.status = RUN_RUNNING;
 	host_probe(&s->result.host);
 
-	install_signal_handlers();
-	p->timer_ns = timer_cost_ns();
-	driver_priority(p);
+	driver_task_signals();
+	p->timer_ns = driver_task_timer_cost_ns();
+	driver_task_priority(p);
 	status = sweep_setup(s);
 	if (status == EXIT_OK) {
 		progress_init();
 		if (live_table(p))
-			report_text_header(stdout, &s->result, s->json_path);
+			report_text_header(stdout, &s->result, s->dir.json_path);
 		if (interleaved(p))
 			status = run_interleaved(s);
 		else
