@@ -1,50 +1,23 @@
-/* driver/run/sweep.c: runs the levels of one `aimsweep run`, one after another. */
+/* driver/run/sweep.c: runs the levels of one `aimsweep run`, each -r times, one after another or in rounds. */
 #include <errno.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "driver/measure/arena.h"
-#include "driver/capture/capture.h"
-#include "driver/measure/collector.h"
+#include "driver/base/process.h"
+#include "driver/base/util.h"
 #include "driver/measure/limits.h"
+#include "driver/measure/verdicts.h"
 #include "driver/output/plot.h"
 #include "driver/output/report.h"
-#include "driver/output/result_write.h"
 #include "driver/output/report_text.h"
-#include "driver/output/result_dir.h"
-#include "driver/base/scratch.h"
-#include "driver/users/spawn_channel.h"
-#include "driver/measure/stats.h"
-#include "driver/measure/verdicts.h"
-#include "driver/measure/sysview.h"
+#include "driver/output/result_write.h"
 #include "driver/run/driver_task.h"
+#include "driver/run/level.h"
 #include "driver/run/sweep.h"
-#include "driver/users/users.h"
-#include "driver/base/util.h"
+#include "driver/users/spawn_channel.h"
 
-struct sweep {
-	struct run_params *params;
-	const struct mix *mix;
-	struct arena arena;
-	struct snapshot t0, t1;
-	struct scratch scratch[MAX_SCRATCH_DIRS];
-	size_t n_scratch;		/* created so far */
-	struct user_pool pool;
-	const char *run_dirs[MAX_SCRATCH_DIRS];
-	const char *shared_dirs[MAX_SCRATCH_DIRS];
-	char shared_paths[MAX_SCRATCH_DIRS][PATH_MAX];
-	struct run_result result;
-	struct capture_run *captures;	/* NULL: none asked for */
-	struct result_dir dir;
-};
-
-static int write_result(struct sweep *s)
+int sweep_write_result(struct sweep *s)
 {
 	char err[PATH_MAX + 128];
 
@@ -55,326 +28,11 @@ static int write_result(struct sweep *s)
 	return 0;
 }
 
-/*
- * The window, from t0 to t1 = t0 + runtime: every --interval the parent
- * adds up the counters and notes the elapsed time it really measured, and
- * samples the run queue, and looks at the users; the last sample is the
- * t1 snapshot. Returns false when a signal cut it short or a user failed.
- */
-static bool sample_window(struct sweep *s, struct level_run *lr,
-			  unsigned int users, struct level_result *level,
-			  const char *tag)
+bool sweep_live_table(const struct sweep *s)
 {
-	const struct run_params *p = s->params;
-	uint64_t t0 = s->t0.t_ns, t1 = t0 + (uint64_t)(p->runtime_s * NSEC_PER_SEC);
-	uint64_t step = (uint64_t)(p->interval_s * NSEC_PER_SEC);
-	uint64_t prev_t = t0;
-	double prev_ops = 0;	/* jobs since t0 */
-	size_t cap = (size_t)(p->runtime_s / p->interval_s) + 2;
-	double rq_sum = 0, *jpm;
-	struct sysview v;
-	size_t rq_n = 0;
-	struct summary sum;
+	const char *format = s->params->format;
 
-	level->intervals = calloc(cap, sizeof(*level->intervals));
-	level->run_queue_min = 1e300;
-	for (uint64_t next = t0 + step; ; next += step) {
-		uint64_t t;
-		double ops;
-
-		if (next > t1)
-			next = t1;
-		if (!sleep_until_ns(next, &run_interrupted))
-			return false;
-		/* Each sample is a snapshot, the last one at t1 itself, so
-		 * that the intervals add up to the window's jobs; only the
-		 * last one stays in t1. */
-		snapshot_take(&s->t1, &s->arena, users);
-		ops = snapshot_jobs(&s->t0, &s->t1, s->mix, users);
-		t = s->t1.t_ns;
-		sysview_read(&v);
-		if (v.valid) {
-			rq_sum += v.procs_running;
-			rq_n++;
-			if (v.procs_running < level->run_queue_min)
-				level->run_queue_min = v.procs_running;
-			if (v.procs_running > level->run_queue_max)
-				level->run_queue_max = v.procs_running;
-		}
-		if (level->intervals && level->n_intervals < cap && t > prev_t) {
-			struct interval_sample *is =
-				&level->intervals[level->n_intervals++];
-
-			is->start_s = (double)(prev_t - t0) / NSEC_PER_SEC;
-			is->elapsed_s = (double)(t - prev_t) / NSEC_PER_SEC;
-			is->jobs_per_min = (ops - prev_ops) * 60.0 /
-					   is->elapsed_s;
-		}
-		prev_t = t;
-		prev_ops = ops;
-		if (next >= t1)
-			break;
-		/* A driver that overslept a tick takes one longer interval,
-		 * not a burst of samples microseconds apart, in which users
-		 * that store their counts once per sampling period would
-		 * read as stopped or racing: the next sample is at least half
-		 * a step away. */
-		while (next + step < t + step / 2 && next + step < t1)
-			next += step;
-		/* A user that failed ends the level at the next sample, not
-		 * after the whole window (up to an hour). */
-		if (users_check(&s->pool, lr))
-			return false;
-		/* Not after t1: the terminal write could block, and the
-		 * window's CPU and latency are still being counted. */
-		if (t > t0)
-			progress_show("%s: %.1f of %g s, %.1f jobs/min so far", tag,
-				      (double)(t - t0) / NSEC_PER_SEC,
-				      p->runtime_s,
-				      ops * 60.0 * NSEC_PER_SEC /
-					      (double)(t - t0));
-	}
-	level->run_queue_mean = rq_n ? rq_sum / (double)rq_n : 0;
-	if (!rq_n)
-		level->run_queue_min = 0;
-	jpm = calloc(level->n_intervals + 1, sizeof(*jpm));
-	if (jpm) {
-		for (size_t i = 0; i < level->n_intervals; i++)
-			jpm[i] = level->intervals[i].jobs_per_min;
-		if (!stats_summarize(jpm, level->n_intervals, &sum)) {
-			level->interval_stddev = sum.stddev;
-			level->interval_cov = stats_cov(&sum);
-		}
-		free(jpm);
-	}
-	return true;
-}
-
-static double cpu_s(const struct rusage *r)
-{
-	return (double)(r->ru_utime.tv_sec + r->ru_stime.tv_sec) +
-	       (double)(r->ru_utime.tv_usec + r->ru_stime.tv_usec) / 1e6;
-}
-
-/* When the last user was through the gate and set up, t_gate at the
- * earliest; users that never came through (a failed level) are left out. */
-static uint64_t last_through_ns(const struct arena *a, unsigned int users,
-				uint64_t t_gate)
-{
-	uint64_t last = t_gate;
-
-	for (unsigned int u = 0; u < users; u++) {
-		uint64_t t = __atomic_load_n(&arena_slot(a, u)->gate_passed_ns,
-					     __ATOMIC_RELAXED);
-
-		if (t > last)
-			last = t;
-	}
-	return last;
-}
-
-/* The warm-up until `deadline`, looking at the users every 100 ms: one
- * whose set-up failed ends the level then, not after the whole warm-up
- * (up to an hour). false on a failure or a signal. */
-static bool warm_up(struct sweep *s, struct level_run *lr, uint64_t deadline)
-{
-	const uint64_t step = NSEC_PER_SEC / 10;
-
-	for (uint64_t t = now_ns(); t < deadline; t = now_ns()) {
-		if (!sleep_until_ns(deadline - t > step ? t + step : deadline,
-				    &run_interrupted) ||
-		    users_check(&s->pool, lr))
-			return false;
-	}
-	return true;
-}
-
-/* --layout shared: the directory every user of the level works in. A
- * level that cannot have it fails, and so would every higher one. */
-static int make_shared_dirs(struct sweep *s, struct level_result *level)
-{
-	for (size_t i = 0; s->pool.shared_dirs && i < s->n_scratch; i++) {
-		if (mkdir(s->shared_dirs[i], 0700) && errno != EEXIST) {
-			level->status = LEVEL_FAILED;
-			snprintf(level->reason, sizeof(level->reason),
-				 "cannot create %s: %s", s->shared_dirs[i],
-				 strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* "8 users", with -r ", repeat 2 of 3": the level in progress lines. */
-static void level_tag(char *tag, size_t len, const struct run_params *p,
-		      unsigned int users, unsigned int repeat)
-{
-	snprintf(tag, len, "%u user%s", users, users == 1 ? "" : "s");
-	if (p->repeat > 1)
-		snprintf(tag + strlen(tag), len - strlen(tag),
-			 ", repeat %u of %u", repeat + 1, p->repeat);
-}
-
-/*
- * From the gate's opening to t0. The window starts with every user set up
- * and in its loop, and each of them in it for at least half the warm-up:
- * at thousands of users, or with jobs that write files to set up, coming
- * through the gate (release_s) can take longer than the warm-up itself.
- * false on a failure or a signal.
- */
-static bool settle(struct sweep *s, struct level_run *lr, unsigned int users,
-		   uint64_t t_gate)
-{
-	uint64_t warmup = (uint64_t)(s->params->warmup_s * NSEC_PER_SEC);
-
-	return warm_up(s, lr, t_gate + warmup) &&
-	       !users_wait_through(&s->pool, lr) &&
-	       warm_up(s, lr, last_through_ns(&s->arena, users, t_gate) +
-				      warmup / 2);
-}
-
-/* The machine and the driver itself at t0. */
-struct window_start {
-	struct sysview sys;
-	struct rusage self;
-};
-
-/* t0: the machine's and the driver's counters, then the users'. */
-static void window_open(struct sweep *s, const struct level_run *lr,
-			unsigned int users, struct window_start *w)
-{
-	sysview_read(&w->sys);
-	getrusage(RUSAGE_SELF, &w->self);
-	/* Latency is recorded for ops that end between t0 and t1, as
-	 * closely as the flag can follow the two snapshots. */
-	__atomic_store_n(&s->arena.hdr->measuring, lr->gen, __ATOMIC_RELEASE);
-	snapshot_take(&s->t0, &s->arena, users);
-}
-
-/* After the window (sample_window()'s `ok`): latency stops, and a whole
- * window gets the machine's CPU and the driver's own cost. Returns ok. */
-static bool window_close(struct sweep *s, struct level_result *level,
-			 const struct window_start *w, bool ok)
-{
-	struct sysview sys1;
-	struct rusage self1;
-
-	__atomic_store_n(&s->arena.hdr->measuring, 0, __ATOMIC_RELEASE);
-	if (!ok)
-		return false;
-	getrusage(RUSAGE_SELF, &self1);
-	sysview_read(&sys1);
-	level->has_cpu = sysview_delta(&w->sys, &sys1, &level->cpu);
-	level->driver_cpu_pct = 100.0 * (cpu_s(&self1) - cpu_s(&w->self)) /
-				((double)(s->t1.t_ns - s->t0.t_ns) /
-				 NSEC_PER_SEC);
-	level->driver_max_rss_kb = self1.ru_maxrss;
-	return true;
-}
-
-/* With the users parked: the level failed (why, and how many users), or
- * its window's counters become its numbers. */
-static void level_outcome(struct sweep *s, const struct level_run *lr,
-			  unsigned int users, struct level_result *level,
-			  bool measured, uint64_t t_gate, uint64_t t_stop)
-{
-	level->rusage = lr->rusage;
-	if (measured) {
-		level->release_s = (double)(last_through_ns(&s->arena, users,
-							     t_gate) -
-					    t_gate) / NSEC_PER_SEC;
-		level->stop_s = (double)(now_ns() - t_stop) / NSEC_PER_SEC;
-	}
-	if (lr->failed) {
-		level->status = LEVEL_FAILED;
-		snprintf(level->reason, sizeof(level->reason), "%s", lr->reason);
-		if (lr->failures > 1) {
-			size_t n = strlen(level->reason);
-
-			snprintf(level->reason + n, sizeof(level->reason) - n,
-				 " (and %u more user%s failed)",
-				 lr->failures - 1, lr->failures == 2 ? "" : "s");
-		}
-	} else if (measured) {
-		if (collector_level(&s->t0, &s->t1, &s->arena, s->mix, users,
-				    level)) {
-			level->status = LEVEL_FAILED;
-			snprintf(level->reason, sizeof(level->reason),
-				 "out of memory while collecting results");
-		}
-	}
-}
-
-/*
- * One level: call the users to it (forking those the pool lacks), wait
- * for all of them at the gate, open it, let the warm-up pass while they
- * set up and start their loops, snapshot at t0 and t1, stop, wait for
- * them to park. The window is timed by the parent alone, so users' start
- * and stop skew is not in it. Returns false when higher levels cannot
- * work either.
- */
-static bool run_level(struct sweep *s, unsigned int users, size_t index,
-		      unsigned int repeat, struct level_result *level)
-{
-	const struct run_params *p = s->params;
-	struct level_capture cap = { 0 };
-	char level_dir[PATH_MAX + 32], err[REASON_LEN], tag[64];
-	struct level_run lr = { 0 };
-	struct window_start w;
-	uint64_t t_start, t_gate = 0, t_stop;
-	bool measured = false;
-
-	memset(level, 0, sizeof(*level));
-	level->users = users;
-	if (make_shared_dirs(s, level))
-		return false;
-	level_tag(tag, sizeof(tag), p, users, repeat);
-	progress_show("%s: starting", tag);
-	t_start = now_ns();
-	if (users_level_begin(&s->pool, &lr, users) ||
-	    users_wait_ready(&s->pool, &lr))
-		goto stop;
-	level->start_s = (double)(now_ns() - t_start) / NSEC_PER_SEC;
-	result_dir_level(&s->dir, p, users, index, repeat, level_dir,
-			 sizeof(level_dir));
-	if (capture_prepare(&cap, s->captures, users, index, level_dir, err,
-			    sizeof(err))) {
-		lr.failed = true;
-		snprintf(lr.reason, sizeof(lr.reason), "%s", err);
-		goto stop;
-	}
-
-	t_gate = now_ns();
-	users_release(&s->pool, &lr);
-	progress_show("%s: warm-up", tag);
-	if (!settle(s, &lr, users, t_gate))
-		goto stop;
-	window_open(s, &lr, users, &w);
-	capture_start(&cap, s->t0.t_ns);
-	measured = window_close(s, level, &w,
-				sample_window(s, &lr, users, level, tag));
-	/* After the machine's and the driver's counters at t1 are read, so
-	 * that what a capture does to end is outside the window. */
-	if (measured)
-		capture_stop(&cap, s->t1.t_ns);
-stop:
-	t_stop = now_ns();
-	progress_show("%s: stopping", tag);
-	users_stop(&s->pool, &lr);
-	users_level_end(&s->pool, &lr, p->grace_s);
-	level_outcome(s, &lr, users, level, measured, t_gate, t_stop);
-	if (run_interrupted)
-		capture_abort(&cap);
-	else
-		capture_finish(&cap, level);
-	/* Parked users have removed their files (and keep their own
-	 * directories for the next level); only a level in which users died
-	 * can have left something. */
-	for (size_t i = 0; level->status != LEVEL_OK && i < s->n_scratch; i++)
-		if (scratch_clear(&s->scratch[i]))
-			msg_warn("could not empty %s after the level",
-				 s->scratch[i].dir);
-	return !lr.end_ramp;
+	return !format || !strcmp(format, "default");
 }
 
 static int cmp_level_jpm(const void *a, const void *b)
@@ -439,7 +97,7 @@ static bool run_repeats(struct sweep *s, unsigned int users, size_t index,
 		return false;
 	}
 	for (; done < n; done++) {
-		go_on = run_level(s, users, index, done, &runs[done]);
+		go_on = level_measure(s, users, index, done, &runs[done]);
 		if (runs[done].status != LEVEL_OK || run_interrupted) {
 			done++;
 			break;
@@ -471,13 +129,6 @@ static bool run_repeats(struct sweep *s, unsigned int users, size_t index,
 static bool interleaved(const struct run_params *p)
 {
 	return p->interleave && p->repeat > 1;
-}
-
-/* The default format is the table, printed as levels end; the others are
- * printed whole at the end, from result.json's contents. */
-static bool live_table(const struct run_params *p)
-{
-	return !p->format || !strcmp(p->format, "default");
 }
 
 /* The run as result.json holds it, read back (json_read_back()); NULL
@@ -671,7 +322,7 @@ static int run_interleaved(struct sweep *s)
 			/* A level that failed is not run again; its row
 			 * comes in its turn in the last round. */
 			if (rounds_failed(&rd, i, n)) {
-				if (k == n - 1 && live_table(p)) {
+				if (k == n - 1 && sweep_live_table(s)) {
 					progress_clear();
 					report_text_level(stdout, &s->result,
 							  i);
@@ -679,7 +330,7 @@ static int run_interleaved(struct sweep *s)
 				}
 				continue;
 			}
-			go_on = run_level(s, p->levels[i], i, k, run);
+			go_on = level_measure(s, p->levels[i], i, k, run);
 			if (run_interrupted) {
 				/* The repeat did not finish: not a result. */
 				level_result_free(run);
@@ -700,12 +351,12 @@ static int run_interleaved(struct sweep *s)
 						   p->crossover);
 			if (run->status != LEVEL_OK)
 				status = EXIT_RUN_FAILED;
-			if (k == n - 1 && live_table(p)) {
+			if (k == n - 1 && sweep_live_table(s)) {
 				progress_clear();
 				report_text_level(stdout, &s->result, i);
 				rd.final[i] = true;
 			}
-			if (write_result(s)) {
+			if (sweep_write_result(s)) {
 				status = EXIT_RUN_FAILED;
 				stop = true;
 				break;
@@ -725,7 +376,7 @@ static int run_interleaved(struct sweep *s)
 	/* Levels the run left short of their repeats are shown as they
 	 * are. */
 	progress_clear();
-	for (size_t i = 0; live_table(p) && i < s->result.n_levels; i++)
+	for (size_t i = 0; sweep_live_table(s) && i < s->result.n_levels; i++)
 		if (!rd.final[i])
 			report_text_level(stdout, &s->result, i);
 	rounds_free(s, &rd);
@@ -819,7 +470,7 @@ static int sweep_setup(struct sweep *s)
 		msg_error("%s", err);
 		return EXIT_USAGE;
 	}
-	return write_result(s) ? EXIT_USAGE : EXIT_OK;
+	return sweep_write_result(s) ? EXIT_USAGE : EXIT_OK;
 no_counters:
 	msg_error("cannot allocate counters for %u users: %s", max_users,
 		  strerror(rc));
@@ -852,12 +503,12 @@ static int run_consecutive(struct sweep *s)
 					     s->result.n_levels - 1,
 					     p->crossover);
 		progress_clear();
-		if (live_table(p))
+		if (sweep_live_table(s))
 			report_text_level(stdout, &s->result,
 					  s->result.n_levels - 1);
 		if (level.status != LEVEL_OK)
 			status = EXIT_RUN_FAILED;
-		if (write_result(s))
+		if (sweep_write_result(s))
 			return EXIT_RUN_FAILED;
 		if (!go_on) {
 			msg_error("stopping the ramp: higher levels would fail the same way");
@@ -886,10 +537,10 @@ static int sweep_finish(struct sweep *s, int status)
 	} else {
 		s->result.status = status == EXIT_OK ? RUN_COMPLETE : RUN_FAILED;
 	}
-	if (write_result(s) && status == EXIT_OK)
+	if (sweep_write_result(s) && status == EXIT_OK)
 		status = EXIT_RUN_FAILED;
 	progress_clear();
-	if (live_table(p))
+	if (sweep_live_table(s))
 		report_text_summary(stdout, &s->result);
 	else
 		print_format(s);
@@ -930,7 +581,7 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	status = sweep_setup(s);
 	if (status == EXIT_OK) {
 		progress_init();
-		if (live_table(p))
+		if (sweep_live_table(s))
 			report_text_header(stdout, &s->result, s->dir.json_path);
 		if (interleaved(p))
 			status = run_interleaved(s);
