@@ -3,8 +3,7 @@
 
 #include "driver/measure/verdicts.h"
 
-bool verdicts_scale_level(struct run_result *r, size_t index,
-			  double crossover)
+bool verdicts_scale_level(struct run_result *r, size_t index, double crossover)
 {
 	struct level_result *l = &r->levels[index];
 	const struct level_result *first = NULL;

@@ -13,8 +13,7 @@
  * Returns true when the level is past the crossover (see
  * verdicts_crossed()): --stop-at-crossover ends the ramp after it.
  */
-bool verdicts_scale_level(struct run_result *r, size_t index,
-			  double crossover);
+bool verdicts_scale_level(struct run_result *r, size_t index, double crossover);
 
 /* AIM7's crossover: an ok level whose jobs/min per user is below
  * `crossover` (jobs/min/user; 0 is off). */

@@ -77,9 +77,8 @@ static void window_spread(struct level_result *level,
 	free(jpm);
 }
 
-bool window_sample(struct sweep *s, struct level_run *lr,
-		   unsigned int users, struct level_result *level,
-		   const char *tag)
+bool window_sample(struct sweep *s, struct level_run *lr, unsigned int users,
+		   struct level_result *level, const char *tag)
 {
 	const struct run_params *p = s->params;
 	uint64_t t0 = s->t0.t_ns;

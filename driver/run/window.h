@@ -26,9 +26,8 @@ void window_open(struct sweep *s, const struct level_run *lr,
  * samples the run queue, and looks at the users; the last sample is the
  * t1 snapshot. Returns false when a signal cut it short or a user failed.
  */
-bool window_sample(struct sweep *s, struct level_run *lr,
-		   unsigned int users, struct level_result *level,
-		   const char *tag);
+bool window_sample(struct sweep *s, struct level_run *lr, unsigned int users,
+		   struct level_result *level, const char *tag);
 
 /* After the window (window_sample()'s `ok`): latency stops, and a whole
  * window gets the machine's CPU and the driver's own cost. Returns ok. */
