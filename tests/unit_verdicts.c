@@ -144,6 +144,26 @@ static void test_efficiency(void)
 	}
 }
 
+/* The base is the first ok level: a failed first level is none, and
+ * keeps no efficiency of its own. */
+static void test_efficiency_base(void)
+{
+	struct level_result levels[3] = {
+		{ .users = 1, .status = LEVEL_FAILED,
+		  .jobs_per_min_per_user = 5000 },
+		{ .users = 2, .status = LEVEL_OK, .jobs_per_min_per_user = 1000 },
+		{ .users = 4, .status = LEVEL_OK, .jobs_per_min_per_user = 700 },
+	};
+	struct run_result r = { .levels = levels, .n_levels = 3 };
+
+	for (size_t i = 0; i < 3; i++)
+		CHECK(!verdicts_scale_level(&r, i, 0));
+	CHECK_NEAR(levels[0].efficiency, 0, 0);
+	CHECK_NEAR(levels[1].efficiency, 1, 1e-12);
+	CHECK_NEAR(levels[2].efficiency, 0.7, 1e-12);
+	CHECK_EQ_INT(verdicts_knee_level(&r, 0.8), 2);
+}
+
 /* --knee 0.9: the second level (0.8) is the first below it. The
  * default 0.8 is not below 0.8: the third. */
 static void test_knee(void)
@@ -164,6 +184,8 @@ static void test_crossover(void)
 	CHECK(!verdicts_crossed(&full.levels[0], 900));
 	CHECK(verdicts_crossed(&full.levels[1], 900));
 	CHECK(!verdicts_crossed(&full.levels[1], 0));
+	/* Below, not at: 800 jobs/min/user has not crossed 800. */
+	CHECK(!verdicts_crossed(&full.levels[1], 800));
 }
 
 /* The peak rule that the run and the report share: a failed level and
@@ -234,6 +256,7 @@ int main(void)
 	RUN_TEST(test_knee);
 	RUN_TEST(test_per_user);
 	RUN_TEST(test_efficiency);
+	RUN_TEST(test_efficiency_base);
 	RUN_TEST(test_peak_rule);
 	RUN_TEST(test_peak_and_summary);
 	run_result_free(&full);
