@@ -1,5 +1,6 @@
 /* tests/unit_verdicts.c: the scaling verdicts (efficiency, knee, crossover, peak, JTI) on hand-made levels. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "driver/output/report.h"
 #include "driver/measure/result.h"
 #include "driver/output/result_write.h"
+#include "driver/measure/verdicts.h"
 #include "driver/base/util.h"
 #include "tests/test.h"
 
@@ -104,7 +106,7 @@ static void ramp(struct run_result *r, double crossover)
 		collect(&a, i, &l);
 		if (result_add_level(r, &l))
 			test_bail("result_add_level: out of memory");
-		if (result_scale_level(r, r->n_levels - 1, crossover))
+		if (verdicts_scale_level(r, r->n_levels - 1, crossover))
 			break;
 	}
 	arena_destroy(&a);
@@ -142,13 +144,33 @@ static void test_efficiency(void)
 	}
 }
 
+/* The base is the first ok level: a failed first level is none, and
+ * keeps no efficiency of its own. */
+static void test_efficiency_base(void)
+{
+	struct level_result levels[3] = {
+		{ .users = 1, .status = LEVEL_FAILED,
+		  .jobs_per_min_per_user = 5000 },
+		{ .users = 2, .status = LEVEL_OK, .jobs_per_min_per_user = 1000 },
+		{ .users = 4, .status = LEVEL_OK, .jobs_per_min_per_user = 700 },
+	};
+	struct run_result r = { .levels = levels, .n_levels = 3 };
+
+	for (size_t i = 0; i < 3; i++)
+		CHECK(!verdicts_scale_level(&r, i, 0));
+	CHECK_NEAR(levels[0].efficiency, 0, 0);
+	CHECK_NEAR(levels[1].efficiency, 1, 1e-12);
+	CHECK_NEAR(levels[2].efficiency, 0.7, 1e-12);
+	CHECK_EQ_INT(verdicts_knee_level(&r, 0.8), 2);
+}
+
 /* --knee 0.9: the second level (0.8) is the first below it. The
  * default 0.8 is not below 0.8: the third. */
 static void test_knee(void)
 {
-	CHECK_EQ_INT(result_knee_level(&full, 0.9), 1);
-	CHECK_EQ_INT(result_knee_level(&full, 0.8), 2);
-	CHECK_EQ_INT(result_knee_level(&full, 0.4), -1);
+	CHECK_EQ_INT(verdicts_knee_level(&full, 0.9), 1);
+	CHECK_EQ_INT(verdicts_knee_level(&full, 0.8), 2);
+	CHECK_EQ_INT(verdicts_knee_level(&full, 0.4), -1);
 }
 
 /* --stop-at-crossover 900: 800 jobs/min/user at 2 users is below it,
@@ -156,12 +178,32 @@ static void test_knee(void)
 static void test_crossover(void)
 {
 	CHECK_EQ_U64(stopped.n_levels, 2);
-	CHECK_EQ_INT(result_crossover_level(&full, 900), 1);
+	CHECK_EQ_INT(verdicts_crossover_level(&full, 900), 1);
 	/* AIM7's classic crossover, 1 job/min/user, is never reached. */
-	CHECK_EQ_INT(result_crossover_level(&full, 1), -1);
-	CHECK(!result_crossed(&full.levels[0], 900));
-	CHECK(result_crossed(&full.levels[1], 900));
-	CHECK(!result_crossed(&full.levels[1], 0));
+	CHECK_EQ_INT(verdicts_crossover_level(&full, 1), -1);
+	CHECK(!verdicts_crossed(&full.levels[0], 900));
+	CHECK(verdicts_crossed(&full.levels[1], 900));
+	CHECK(!verdicts_crossed(&full.levels[1], 0));
+	/* Below, not at: 800 jobs/min/user has not crossed 800. */
+	CHECK(!verdicts_crossed(&full.levels[1], 800));
+}
+
+/* The peak rule that the run and the report share: a failed level and
+ * one with no jobs/min are never the peak, and of two equal levels the
+ * first stays it. */
+static void test_peak_rule(void)
+{
+	struct verdicts_peak pk = VERDICTS_PEAK_INIT;
+
+	CHECK(!verdicts_peak_offer(&pk, 0, false, 5000));
+	CHECK(!verdicts_peak_offer(&pk, 1, true, NAN));
+	CHECK_EQ_INT(pk.index, -1);
+	CHECK(verdicts_peak_offer(&pk, 2, true, 1600));
+	CHECK(!verdicts_peak_offer(&pk, 3, true, 1600));
+	CHECK(!verdicts_peak_offer(&pk, 4, true, 1500));
+	CHECK_EQ_INT(pk.index, 2);
+	CHECK(verdicts_peak_offer(&pk, 5, true, 1601));
+	CHECK_EQ_INT(pk.index, 5);
 }
 
 /* A number of result.json's; NAN when it is not there. */
@@ -180,7 +222,7 @@ static void test_peak_and_summary(void)
 	cJSON *root;
 	FILE *f;
 
-	CHECK_EQ_INT(result_peak_level(&full), 1);
+	CHECK_EQ_INT(verdicts_peak_level(&full), 1);
 	root = result_to_json(&full);
 	if (!CHECK(root))
 		return;
@@ -214,6 +256,8 @@ int main(void)
 	RUN_TEST(test_knee);
 	RUN_TEST(test_per_user);
 	RUN_TEST(test_efficiency);
+	RUN_TEST(test_efficiency_base);
+	RUN_TEST(test_peak_rule);
 	RUN_TEST(test_peak_and_summary);
 	run_result_free(&full);
 	run_result_free(&stopped);

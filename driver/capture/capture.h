@@ -13,7 +13,7 @@
 struct capture_run;
 
 /*
- * What every capture of a level shares. sweep.c keeps it zeroed until
+ * What every capture of a level shares. run/level.c keeps it zeroed until
  * capture_prepare(); zeroed, it means "nothing started", so
  * capture_finish() and capture_abort() are always safe.
  */

@@ -125,13 +125,10 @@ int limits_check(const struct run_params *p, size_t n_entries,
 		 size_t loop_bytes)
 {
 	size_t arena_bytes;
-	unsigned int max = 0, procs, kdamonds;
+	unsigned int max = params_max_users(p), procs, kdamonds;
 	long tasks = tasks_now();
 	struct rlimit rl;
 
-	for (size_t i = 0; i < p->n_levels; i++)
-		if (p->levels[i] > max)
-			max = p->levels[i];
 	if (!tasks_fit(max, "pid_max", tasks) ||
 	    !tasks_fit(max, "threads-max", tasks) || !maps_fit(p, max))
 		return EXIT_USAGE;

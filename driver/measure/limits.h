@@ -6,6 +6,9 @@
 
 #include "driver/base/params.h"
 
+/* The run's largest level, in users: what the limits are checked for,
+ * and what the counters and the users' pool are sized for. */
+
 /* Checks the levels against what this machine allows (kernel.pid_max,
  * kernel.threads-max, RLIMIT_NPROC, vm.max_map_count in thread mode, the
  * counters' memory), for a mix of

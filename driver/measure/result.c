@@ -1,4 +1,4 @@
-/* driver/measure/result.c: the run's levels as they accumulate. */
+/* driver/measure/result.c: the run's levels as they accumulate; measure/verdicts.c judges them. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,57 +78,4 @@ const char *run_status_name(enum run_status s)
 		return "interrupted";
 	}
 	return "unknown";
-}
-
-long result_peak_level(const struct run_result *r)
-{
-	long best = -1;
-
-	for (size_t i = 0; i < r->n_levels; i++) {
-		if (r->levels[i].status != LEVEL_OK)
-			continue;
-		if (best < 0 ||
-		    r->levels[i].jobs_per_min > r->levels[best].jobs_per_min)
-			best = (long)i;
-	}
-	return best;
-}
-
-bool result_scale_level(struct run_result *r, size_t index,
-			double crossover)
-{
-	struct level_result *l = &r->levels[index];
-	const struct level_result *first = NULL;
-
-	for (size_t i = 0; i < r->n_levels && !first; i++)
-		if (r->levels[i].status == LEVEL_OK)
-			first = &r->levels[i];
-	if (l->status != LEVEL_OK || !first)
-		return false;
-	l->efficiency = first->jobs_per_min_per_user > 0 ?
-		l->jobs_per_min_per_user / first->jobs_per_min_per_user : 0;
-	return result_crossed(l, crossover);
-}
-
-bool result_crossed(const struct level_result *l, double crossover)
-{
-	return crossover > 0 && l->status == LEVEL_OK &&
-	       l->jobs_per_min_per_user < crossover;
-}
-
-long result_knee_level(const struct run_result *r, double knee)
-{
-	for (size_t i = 0; i < r->n_levels; i++)
-		if (r->levels[i].status == LEVEL_OK &&
-		    r->levels[i].efficiency < knee)
-			return (long)i;
-	return -1;
-}
-
-long result_crossover_level(const struct run_result *r, double crossover)
-{
-	for (size_t i = 0; i < r->n_levels; i++)
-		if (result_crossed(&r->levels[i], crossover))
-			return (long)i;
-	return -1;
 }

@@ -238,27 +238,4 @@ void level_result_free(struct level_result *level);
 void run_result_free(struct run_result *r);
 const char *run_status_name(enum run_status s);
 
-/* Index of the ok level with the highest jobs/min, or -1. */
-long result_peak_level(const struct run_result *r);
-
-/*
- * Sets level `index`'s efficiency, its jobs/min per user over the first
- * ok level's, when both are ok; the ramp calls it after each level.
- * Returns true when the level is past the crossover (see
- * result_crossed()): --stop-at-crossover ends the ramp after it.
- */
-bool result_scale_level(struct run_result *r, size_t index,
-			double crossover);
-
-/* AIM7's crossover: an ok level whose jobs/min per user is below
- * `crossover` (jobs/min/user; 0 is off). */
-bool result_crossed(const struct level_result *l, double crossover);
-
-/* The knee: index of the first ok level whose efficiency is below
- * `knee`, or -1. */
-long result_knee_level(const struct run_result *r, double knee);
-
-/* Index of the first ok level past the crossover, or -1. */
-long result_crossover_level(const struct run_result *r, double crossover);
-
 #endif

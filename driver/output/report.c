@@ -8,6 +8,7 @@
 
 #include "driver/output/report.h"
 #include "driver/output/result_read.h"
+#include "driver/measure/verdicts.h"
 #include "driver/base/util.h"
 
 /* A right-aligned "%*.*f", or "-" where the number is missing. */
@@ -40,20 +41,18 @@ static size_t array_len(const cJSON *a)
 	return a ? (size_t)cJSON_GetArraySize(a) : 0;
 }
 
-/* The first ok level with the highest jobs/min, as summary.peak_users
- * picks it; NULL when no level is ok. */
+/* The peak level as summary.peak_users picks it (verdicts_peak_offer());
+ * NULL when no level is ok. */
 static const cJSON *peak_level(const cJSON *root)
 {
+	struct verdicts_peak pk = VERDICTS_PEAK_INIT;
 	const cJSON *l, *peak = NULL;
-	double best = -INFINITY;
+	size_t i = 0;
 
 	cJSON_ArrayForEach(l, result_levels(root)) {
-		double v = json_num(l, "jobs_per_min");
-
-		if (level_is_ok(l) && !isnan(v) && v > best) {
-			best = v;
+		if (verdicts_peak_offer(&pk, i++, level_is_ok(l),
+					json_num(l, "jobs_per_min")))
 			peak = l;
-		}
 	}
 	return peak;
 }

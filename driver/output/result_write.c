@@ -14,6 +14,7 @@
 #include "driver/cli/options.h"
 #include "driver/output/result_write.h"
 #include "driver/measure/stats.h"
+#include "driver/measure/verdicts.h"
 #include "driver/users/users.h"
 #include "driver/base/util.h"
 
@@ -495,8 +496,8 @@ cJSON *level_to_json(const struct level_result *l,
 static void add_knee(struct builder *b, cJSON *sum, const struct run_result *r)
 {
 	const struct run_params *p = r->params;
-	long knee = result_knee_level(r, p->knee);
-	long crossed = result_crossover_level(r, p->crossover);
+	long knee = verdicts_knee_level(r, p->knee);
+	long crossed = verdicts_crossover_level(r, p->crossover);
 
 	add_num(b, sum, "knee_threshold", p->knee);
 	if (knee >= 0) {
@@ -545,7 +546,7 @@ cJSON *result_to_json(const struct run_result *r)
 	sum = add_obj(&b, root, "summary");
 	add_num(&b, sum, "levels_ok", (double)ok);
 	add_num(&b, sum, "levels_failed", (double)(r->n_levels - ok));
-	peak = result_peak_level(r);
+	peak = verdicts_peak_level(r);
 	if (peak >= 0) {
 		add_num(&b, sum, "peak_jobs_per_min",
 			r->levels[peak].jobs_per_min);
