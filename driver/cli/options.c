@@ -12,7 +12,7 @@
 #include "driver/capture/cpu_profile.h"
 #include "driver/cli/options.h"
 #include "driver/output/report.h"
-#include "driver/users/users.h"
+#include "driver/users/user_loop.h"
 #include "driver/base/util.h"
 
 /* "'x' is not ..." and the like, into why; always false. */
@@ -251,7 +251,8 @@ static bool dirs_json(const struct run_option *o, const struct run_params *p,
 	return true;
 }
 
-/* result.json's params.latency_sampling.rule: how users time ops. */
+/* result.json's params.latency_sampling.rule: how users time ops. The
+ * writer adds the timer's cost the run measured (timer_ns) to the object. */
 static const char latency_rule[] =
 	"each user times one op in N per job, N the smallest power of two "
 	"(1 to 1024) for which two clock reads cost at most budget_pct of N "
@@ -268,7 +269,6 @@ static bool latency_json(const struct run_option *o,
 	ls = cJSON_AddObjectToObject(params, o->json);
 	return ls &&
 	       cJSON_AddStringToObject(ls, "rule", latency_rule) &&
-	       cJSON_AddNumberToObject(ls, "timer_ns", (double)p->timer_ns) &&
 	       cJSON_AddNumberToObject(ls, "budget_pct",
 				       SAMPLE_BUDGET_PERMILLE / 10.0);
 }
@@ -373,8 +373,6 @@ const struct run_option run_options[] = {
 	{ "interval", 0, OPT_SECONDS, RUN_FIELD(interval_s),
 	  .def = 1, .min = 0.01, .max = 3600, .json = "interval_s",
 	  .help = "sample throughput this often inside the window" },
-	{ .json = "driver_scheduling", .kind = OPT_STRING,
-	  RUN_FIELD(driver_sched), .flags = OPTF_JSON_IF_SET },
 	{ "repeat", 'r', OPT_UINT, RUN_FIELD(repeat),
 	  .def = 1, .min = 1, .max = 1000, .what = "a count",
 	  .json = "repeat",

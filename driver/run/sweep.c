@@ -19,15 +19,16 @@
 #include "driver/output/result_write.h"
 #include "driver/output/report_text.h"
 #include "driver/base/scratch.h"
-#include "driver/users/spawn_channel.h"
 #include "driver/measure/stats.h"
 #include "driver/measure/sysview.h"
 #include "driver/run/sweep.h"
-#include "driver/users/users.h"
+#include "driver/base/process.h"
+#include "driver/users/pool.h"
+#include "driver/users/user_level.h"
 #include "driver/base/util.h"
 
 struct sweep {
-	struct run_params *params;
+	const struct run_params *params;
 	const struct mix *mix;
 	struct arena arena;
 	struct snapshot t0, t1;
@@ -108,14 +109,14 @@ static uint64_t timer_cost_ns(void)
  * (reading /proc/stat took seconds at 1000 users without it). Users and
  * every other child start as ordinary tasks (SCHED_RESET_ON_FORK).
  */
-static void driver_priority(struct run_params *p)
+static void driver_priority(struct run_record *rec)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 
 	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0)
-		p->driver_sched = "SCHED_FIFO 1";
+		rec->driver_sched = "SCHED_FIFO 1";
 	else
-		p->driver_sched = "normal (no permission for SCHED_FIFO)";
+		rec->driver_sched = "normal (no permission for SCHED_FIFO)";
 }
 
 static unsigned int max_level(const struct run_params *p)
@@ -359,7 +360,7 @@ static bool warm_up(struct sweep *s, struct level_run *lr, uint64_t deadline)
  * level that cannot have it fails, and so would every higher one. */
 static int make_shared_dirs(struct sweep *s, struct level_result *level)
 {
-	for (size_t i = 0; s->pool.shared_dirs && i < s->n_scratch; i++) {
+	for (size_t i = 0; s->pool.ctx.shared_dirs && i < s->n_scratch; i++) {
 		if (mkdir(s->shared_dirs[i], 0700) && errno != EEXIST) {
 			level->status = LEVEL_FAILED;
 			snprintf(level->reason, sizeof(level->reason),
@@ -936,7 +937,7 @@ static void sweep_cleanup(struct sweep *s)
  * EXIT_OK when the levels can run. */
 static int sweep_setup(struct sweep *s)
 {
-	struct run_params *p = s->params;
+	const struct run_params *p = s->params;
 	unsigned int max_users = max_level(p);
 	char err[PATH_MAX + 256];
 	int rc;
@@ -966,27 +967,17 @@ static int sweep_setup(struct sweep *s)
 	 * descriptor, held until the spawner has it. */
 	rc = arena_create(&s->arena, max_users, s->mix->n_entries,
 			  users_loop_bytes(s->mix), p->latency);
-	if (!rc)
-		rc = users_pool_init(&s->pool, max_users);
 	if (rc)
 		goto no_counters;
-	s->pool.arena = &s->arena;
-	s->pool.mix = s->mix;
-	s->pool.params = p;
-	s->pool.run_dirs = s->run_dirs;
-	s->pool.n_dirs = s->n_scratch;
-	if (p->layout == LAYOUT_SHARED)
-		s->pool.shared_dirs = s->shared_dirs;
 	/* The spawner is a fork of the driver until its exec: before the
 	 * driver's arrays for N users, that copy is a small one. */
-	rc = users_pool_start(&s->pool);
-	/* Whoever maps the arena anew has its file by now. */
-	arena_close_fd(&s->arena);
+	rc = users_pool_start(&s->pool, &(struct pool_run){
+		.arena = &s->arena, .mix = s->mix, .params = p,
+		.record = &s->result.record, .run_dirs = s->run_dirs,
+		.shared_dirs = s->shared_dirs, .n_dirs = s->n_scratch,
+	}, err, sizeof(err));
 	if (rc) {
-		msg_error("cannot start %s/%s, the process that forks the users: %s",
-			  p->libexec_dir, USERS_PROGRAM_NAME,
-			  rc == ECHILD ? "it ended before it was ready" :
-					 strerror(rc));
+		msg_error("%s", err);
 		/* Too few descriptors is a limit of the run's, like one the
 		 * driver itself meets in setting up. */
 		return rc == EMFILE || rc == ENFILE ? EXIT_USAGE
@@ -1090,7 +1081,8 @@ static int sweep_finish(struct sweep *s, int status)
 	return status;
 }
 
-int sweep_run(struct run_params *p, const struct mix *mix)
+int sweep_run(const struct run_params *p, const struct mix *mix,
+	      const struct cJSON *params_json)
 {
 	/* On the heap, not the stack: its scratch paths are over 200 KiB,
 	 * more than a stack frame should hold. */
@@ -1104,13 +1096,14 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	s->params = p;
 	s->mix = mix;
 	s->result.params = p;
+	s->result.params_json = params_json;
 	s->result.mix = mix;
 	s->result.status = RUN_RUNNING;
 	host_probe(&s->result.host);
 
 	install_signal_handlers();
-	p->timer_ns = timer_cost_ns();
-	driver_priority(p);
+	s->result.record.timer_ns = timer_cost_ns();
+	driver_priority(&s->result.record);
 	status = sweep_setup(s);
 	if (status == EXIT_OK) {
 		progress_init();

@@ -5,7 +5,11 @@
 #include "driver/base/params.h"
 #include "driver/base/workfile.h"
 
-/* Runs every level and writes the results; returns the exit status. */
-int sweep_run(struct run_params *p, const struct mix *mix);
+struct cJSON;
+
+/* Runs every level and writes the results, params_json as result.json's
+ * params; returns the exit status. */
+int sweep_run(const struct run_params *p, const struct mix *mix,
+	      const struct cJSON *params_json);
 
 #endif
