@@ -1,15 +1,9 @@
-/* driver/users/pool.c: the driver's side of the users: having them forked, calling them to a level, reaping and killing them. */
+/* driver/users/pool.c: the driver's side of the users: having them forked, calling them to a level, waiting for them at each step. */
 #include <errno.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/msg.h>
 #include <sys/resource.h>
-#include <sys/sem.h>
-#include <sys/shm.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-/* driver/users/pool.h: the driver's side of the users: having them forked, calling them to a level, reaping and killing them. */
+/* driver/users/pool.h: the driver's side of the users: having them forked, calling them to a level, waiting for them at each step. */
 #ifndef AIMSWEEP_POOL_H
 #define AIMSWEEP_POOL_H
 
