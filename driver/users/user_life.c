@@ -95,12 +95,15 @@ static void user_life(const struct user_ctx *ctx, unsigned int user,
 	uint32_t gen;
 
 	slot->pid = (int32_t)syscall(SYS_gettid);
-	user_pin(ctx, user, slot);
 	/* Its entries, then its job order: see arena_loop_state(). */
 	entries = arena_loop_state(ctx->arena, slot);
 	memset(entries, 0, ctx->mix->n_entries * sizeof(*entries));
-	if (thread) {
+	/* Before anything that can fail: a user thread that fails must end
+	 * itself, not the process of every user thread. */
+	if (thread)
 		user_thread_enter(hdr, entries, ctx->mix->n_entries);
+	user_pin(ctx, user, slot);
+	if (thread) {
 		/* Threads share one working directory: a user thread takes
 		 * its own before its first chdir() (user_dir()), so that its
 		 * scratch directory is its own, and a job's chdir() (disk_src
