@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "driver/base/params.h"
+#include "driver/cli/options.h"
 #include "driver/output/result_write.h"
 #include "driver/measure/result.h"
 #include "driver/base/workfile.h"
@@ -30,6 +31,8 @@ static char run_workfile[] = "workfiles/hand-mix";
 static char run_cmdline[] =
 	"aimsweep run --levels 2,4 -t 10 workfiles/hand-mix";
 static struct run_params run_params;
+/* run_params as the command line makes them for result.json. */
+static cJSON *run_params_doc;
 static struct mix_entry run_entries[2];
 static struct mix run_mix;
 static char mix_path[] = "workfiles/hand-mix";
@@ -210,6 +213,13 @@ static bool build_run(struct run_result *r)
 		.cmdline = run_cmdline,
 	};
 	r->params = &run_params;
+	cJSON_Delete(run_params_doc);
+	run_params_doc = cJSON_CreateObject();
+	if (!run_params_doc || run_options_json(run_params_doc, &run_params))
+		test_bail("run_options_json: out of memory");
+	r->params_json = run_params_doc;
+	r->record.driver_sched = "normal (no permission for SCHED_FIFO)";
+	r->record.timer_ns = 40;
 
 	run_entries[0] = (struct mix_entry){ .job = getppid_job, .weight = 30,
 					     .line = 1 };
@@ -375,6 +385,10 @@ static void test_document(void)
 	CHECK_JSON_ABSENT(root, "params.config");
 	CHECK_JSON_STR(root, "params.output_dir", "/tmp/results");
 	CHECK_JSON_STR(root, "params.cmdline", run_cmdline);
+	/* What the run measured goes with the options, from the record. */
+	CHECK_JSON_STR(root, "params.driver_scheduling",
+		       "normal (no permission for SCHED_FIFO)");
+	CHECK_JSON_ABSENT(root, "params.latency_sampling");
 
 	CHECK_JSON_STR(root, "mix.name", "hand-mix");
 	CHECK_JSON_NUM(root, "mix.file_size_bytes", 10240);
@@ -849,6 +863,7 @@ int main(void)
 	RUN_TEST(test_write_rename_fails);
 	RUN_TEST(test_write_unwritable_dir);
 
+	cJSON_Delete(run_params_doc);
 	if (rmdir(tmp_dir))
 		test_note("cannot remove %s: %s", tmp_dir, strerror(errno));
 	return test_done();

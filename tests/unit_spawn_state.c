@@ -6,17 +6,18 @@
 
 #include "driver/measure/arena.h"
 #include "driver/users/spawn_state.h"
-#include "driver/users/user_loop.h"
+#include "driver/users/user_level.h"
 #include "driver/base/workfile.h"
 #include "jobs/job.h"
 #include "tests/test.h"
 
-/* A driver's side of a run: the pool as sweep.c fills it in. */
+/* A driver's side of a run: the users' context as the pool fills it. */
 struct driver_side {
-	struct user_pool pool;
+	struct user_ctx ctx;
 	struct arena arena;
 	struct mix mix;
-	struct run_params params;
+	int cpus[3];
+	char *libexec_dir;
 	const char *run_dirs[2];
 	const char *shared_dirs[2];
 };
@@ -37,27 +38,29 @@ static bool driver_side_init(struct driver_side *d, bool shared,
 	if (!CHECK(arena_create(&d->arena, 7, d->mix.n_entries,
 				users_loop_bytes(&d->mix), true) == 0))
 		return false;
-	d->params.seed = 0x123456789abcdefULL;
-	d->params.timer_ns = 42;
-	d->params.latency = true;
-	d->params.cpus[0] = 1;
-	d->params.cpus[1] = 0;
-	d->params.cpus[2] = 3;
-	d->params.n_cpus = 3;
-	d->params.libexec_dir = strdup("/opt/aimsweep/libexec");
-	d->params.test_fault = test_fault;
+	d->cpus[0] = 1;
+	d->cpus[1] = 0;
+	d->cpus[2] = 3;
+	d->libexec_dir = strdup("/opt/aimsweep/libexec");
 	d->run_dirs[0] = "/tmp/a/aimsweep.1";
 	d->run_dirs[1] = "rel/b";
 	d->shared_dirs[0] = "/tmp/a/aimsweep.1/shared";
 	d->shared_dirs[1] = "rel/b/shared";
-	d->pool.arena = &d->arena;
-	d->pool.mix = &d->mix;
-	d->pool.params = &d->params;
-	d->pool.run_dirs = d->run_dirs;
-	d->pool.shared_dirs = shared ? d->shared_dirs : NULL;
-	d->pool.n_dirs = 2;
-	d->pool.max_users = 7;
-	d->pool.parent = 4242;
+	d->ctx = (struct user_ctx){
+		.arena = &d->arena,
+		.mix = &d->mix,
+		.run_dirs = d->run_dirs,
+		.shared_dirs = shared ? d->shared_dirs : NULL,
+		.n_dirs = 2,
+		.parent = 4242,
+		.seed = 0x123456789abcdefULL,
+		.timer_ns = 42,
+		.latency = true,
+		.cpus = d->cpus,
+		.n_cpus = 3,
+		.libexec_dir = d->libexec_dir,
+		.test_fault = test_fault,
+	};
 	return true;
 }
 
@@ -65,29 +68,29 @@ static void driver_side_free(struct driver_side *d)
 {
 	arena_destroy(&d->arena);
 	mix_free(&d->mix);
-	free(d->params.libexec_dir);
+	free(d->libexec_dir);
 }
 
 /* The state written, in a buffer of its own size. */
-static char *state_of(const struct user_pool *pool, size_t *len)
+static char *state_of(const struct user_ctx *ctx, size_t *len)
 {
 	char *buf;
 
-	*len = spawn_state_size(pool);
+	*len = spawn_state_size(ctx);
 	buf = malloc(*len);
 	if (buf)
-		spawn_state_write(pool, buf);
+		spawn_state_write(ctx, buf);
 	return buf;
 }
 
-/* Everything a user reads of the pool is what the driver had. */
+/* Everything a user reads of the run is what the driver had. */
 static void check_same_run(const struct driver_side *d,
 			   const struct spawn_image *img)
 {
-	const struct user_pool *p = &img->pool;
+	const struct user_ctx *c = &img->ctx;
 
-	CHECK(p->arena == &img->arena && p->mix == &img->mix &&
-	      p->params == &img->params);
+	CHECK(c->arena == &img->arena && c->mix == &img->mix &&
+	      c->cpus == img->cpus);
 	CHECK_EQ_U64(img->arena.size, d->arena.size);
 	CHECK_EQ_U64(img->arena.slot_stride, d->arena.slot_stride);
 	CHECK_EQ_U64(img->arena.loop_offset, d->arena.loop_offset);
@@ -113,18 +116,16 @@ static void check_same_run(const struct driver_side *d,
 			     mix_file_size(&d->mix, users));
 	CHECK(mix_uses_dir(&img->mix) == mix_uses_dir(&d->mix));
 	CHECK(users_loop_bytes(&img->mix) == users_loop_bytes(&d->mix));
-	CHECK_EQ_U64(img->params.seed, d->params.seed);
-	CHECK_EQ_U64(img->params.timer_ns, 42);
-	CHECK(img->params.latency);
-	CHECK_EQ_U64(img->params.n_cpus, 3);
-	CHECK(img->params.cpus[0] == 1 && img->params.cpus[1] == 0 &&
-	      img->params.cpus[2] == 3);
-	CHECK_STR_EQ(img->params.libexec_dir, "/opt/aimsweep/libexec");
-	CHECK_EQ_INT(p->parent, 4242);
-	CHECK_EQ_U64(p->max_users, 7);
-	CHECK_EQ_U64(p->n_dirs, 2);
-	CHECK_STR_EQ(p->run_dirs[0], "/tmp/a/aimsweep.1");
-	CHECK_STR_EQ(p->run_dirs[1], "rel/b");
+	CHECK_EQ_U64(c->seed, d->ctx.seed);
+	CHECK_EQ_U64(c->timer_ns, 42);
+	CHECK(c->latency);
+	CHECK_EQ_U64(c->n_cpus, 3);
+	CHECK(c->cpus[0] == 1 && c->cpus[1] == 0 && c->cpus[2] == 3);
+	CHECK_STR_EQ(c->libexec_dir, "/opt/aimsweep/libexec");
+	CHECK_EQ_INT(c->parent, 4242);
+	CHECK_EQ_U64(c->n_dirs, 2);
+	CHECK_STR_EQ(c->run_dirs[0], "/tmp/a/aimsweep.1");
+	CHECK_STR_EQ(c->run_dirs[1], "rel/b");
 }
 
 static void test_round_trip(void)
@@ -136,15 +137,16 @@ static void test_round_trip(void)
 
 	if (!driver_side_init(&d, true, "lag:1:2"))
 		return;
-	buf = state_of(&d.pool, &len);
+	buf = state_of(&d.ctx, &len);
 	if (CHECK(buf) &&
 	    CHECK(spawn_state_read(buf, len, &img, err, sizeof(err)) == 0)) {
 		check_same_run(&d, &img);
-		CHECK_STR_EQ(img.params.test_fault, "lag:1:2");
-		CHECK(img.pool.shared_dirs == img.shared_dirs);
-		CHECK_STR_EQ(img.pool.shared_dirs[0],
+		CHECK_STR_EQ(img.ctx.test_fault, "lag:1:2");
+		CHECK(img.ctx.shared_dirs ==
+		      (const char *const *)img.shared_dirs);
+		CHECK_STR_EQ(img.ctx.shared_dirs[0],
 			     "/tmp/a/aimsweep.1/shared");
-		CHECK_STR_EQ(img.pool.shared_dirs[1], "rel/b/shared");
+		CHECK_STR_EQ(img.ctx.shared_dirs[1], "rel/b/shared");
 		spawn_image_free(&img);
 	}
 	free(buf);
@@ -161,12 +163,12 @@ static void test_round_trip_absent(void)
 
 	if (!driver_side_init(&d, false, NULL))
 		return;
-	buf = state_of(&d.pool, &len);
+	buf = state_of(&d.ctx, &len);
 	if (CHECK(buf) &&
 	    CHECK(spawn_state_read(buf, len, &img, err, sizeof(err)) == 0)) {
 		check_same_run(&d, &img);
-		CHECK(img.params.test_fault == NULL);
-		CHECK(img.pool.shared_dirs == NULL);
+		CHECK(img.ctx.test_fault == NULL);
+		CHECK(img.ctx.shared_dirs == NULL);
 		spawn_image_free(&img);
 	}
 	free(buf);
@@ -185,14 +187,14 @@ static void test_refused(void)
 
 	if (!driver_side_init(&d, true, "lag:1:2"))
 		return;
-	buf = state_of(&d.pool, &len);
+	buf = state_of(&d.ctx, &len);
 	longer = buf ? calloc(1, len + 1) : NULL;
 	if (!CHECK(buf && longer))
 		goto out;
 	for (size_t cut = 0; cut < len; cut++) {
 		err[0] = '\0';
 		if (spawn_state_read(buf, cut, &img, err, sizeof(err)) == -1 &&
-		    err[0] && !img.mix.entries && !img.params.libexec_dir)
+		    err[0] && !img.mix.entries && !img.libexec_dir)
 			refused++;
 	}
 	CHECK_EQ_U64(refused, len);

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "driver/cli/config.h"
 #include "driver/base/scratch.h"
 #include "driver/base/workfile.h"
 
@@ -49,8 +48,9 @@ struct run_params {
 	struct scratch_fs scratch_fs[MAX_SCRATCH_DIRS]; /* of each base */
 	size_t n_scratch;
 	bool scratch_default;	/* nothing named a place: the default chose */
-	const char *config_path;	/* -c */
-	struct config config;		/* its contents, when config_path */
+	/* -c; its strings, which options may point into, are the cli's
+	 * (driver/cli/config.c), kept until the run ends. */
+	const char *config_path;
 	const char *output_dir;	/* -o */
 	uint64_t seed;
 	bool seed_given;
@@ -74,8 +74,6 @@ struct run_params {
 	bool no_plot;		/* --no-plot */
 	bool check_limits;	/* --check-limits: stop after limits_check() */
 	bool latency;		/* sampled latency histograms (--no-latency) */
-	uint64_t timer_ns;	/* what timing one op costs: two clock reads */
-	const char *driver_sched;	/* the driver's scheduling, for the record */
 	double interval_s;	/* --interval: throughput samples in a window */
 	unsigned int repeat;	/* -r: runs of each level */
 	/* --repeat-order: true (interleaved, the default) runs the ramp
@@ -90,8 +88,6 @@ struct run_params {
 	/* Test-only fault injection (AIMSWEEP_TEST_FAULT), see test_fault.c. */
 	const char *test_fault;
 };
-
-void params_free(struct run_params *p);
 
 /* The most users any level of the run has. */
 static inline unsigned int params_max_users(const struct run_params *p)

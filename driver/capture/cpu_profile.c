@@ -18,7 +18,7 @@
 #include "driver/capture/cpu_report.h"
 #include "driver/capture/perf_record.h"
 #include "driver/base/process.h"
-#include "driver/users/users.h"
+#include "driver/measure/result.h"
 #include "driver/base/util.h"
 
 /* perf report resolves the symbols of a profile. */

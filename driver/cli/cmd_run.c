@@ -3,16 +3,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "driver/base/params.h"
 #include "driver/base/scratch.h"
 #include "driver/base/util.h"
 #include "driver/base/workfile.h"
 #include "driver/cli/cmd.h"
+#include "driver/cli/options.h"
 #include "driver/cli/paths.h"
 #include "driver/cli/run_args.h"
 #include "driver/measure/limits.h"
 #include "driver/run/sweep.h"
-#include "driver/users/users.h"
+#include "driver/users/user_level.h"
 
 /* The mix's jobs that cannot measure on a tmpfs what they are for: one
  * warning for each such note, naming every job it is about. */
@@ -79,50 +82,78 @@ static int check_scratch_bases(struct run_params *p, const struct mix *mix)
 	return 0;
 }
 
+/* The workfile as a mix, its sizes from the workfile, else the config
+ * file's (as reaim has it), else the reference reaim.config values; and
+ * the layout the run settles on. EXIT_USAGE after a message. */
+static int load_mix(struct run_params *p, const struct config *config,
+		    struct mix *mix)
+{
+	char err[8192];
+
+	p->workfile_path = workfile_resolve(p->workfile_arg, err, sizeof(err));
+	if (!p->workfile_path || workfile_load(p->workfile_path, mix, err,
+					       sizeof(err))) {
+		msg_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (!mix->file_size_set)
+		mix->file_size = config->file_size_set ? config->file_size
+						       : DEFAULT_FILE_SIZE;
+	if (!mix->pool_size_set)
+		mix->pool_size = config->pool_size_set ? config->pool_size
+						       : DEFAULT_POOL_SIZE;
+	if (p->layout == LAYOUT_UNSET)
+		p->layout = mix->layout != LAYOUT_UNSET ? mix->layout
+							: LAYOUT_PER_USER;
+	return 0;
+}
+
+/*
+ * result.json's params, made once from the option table when the
+ * parameters are final: the writer copies them into every result.json
+ * it writes, and adds what the run measured (driver/measure/run_record.h).
+ */
+static cJSON *params_json(const struct run_params *p)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o && run_options_json(o, p)) {
+		cJSON_Delete(o);
+		o = NULL;
+	}
+	if (!o)
+		msg_error("out of memory");
+	return o;
+}
+
 static int run_exec(int argc, char **argv)
 {
 	struct run_params p;
-	struct mix mix;
-	char err[8192];
+	struct config config;
+	struct mix mix = { 0 };
+	cJSON *params = NULL;
 	int rc;
 
-	rc = cli_parse_run(argc, argv, &p);
+	rc = cli_parse_run(argc, argv, &p, &config);
 	if (rc) {
-		params_free(&p);
+		run_args_free(&p, &config);
 		return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
 	}
-	p.workfile_path = workfile_resolve(p.workfile_arg, err, sizeof(err));
-	if (!p.workfile_path) {
-		msg_error("%s", err);
-		params_free(&p);
-		return EXIT_USAGE;
-	}
-	if (workfile_load(p.workfile_path, &mix, err, sizeof(err))) {
-		msg_error("%s", err);
-		params_free(&p);
-		return EXIT_USAGE;
-	}
-	/* Sizes: the workfile's, else the config file's (as reaim has it),
-	 * else the reference reaim.config values. */
-	if (!mix.file_size_set)
-		mix.file_size = p.config.file_size_set ? p.config.file_size
-						       : DEFAULT_FILE_SIZE;
-	if (!mix.pool_size_set)
-		mix.pool_size = p.config.pool_size_set ? p.config.pool_size
-						       : DEFAULT_POOL_SIZE;
-	if (p.layout == LAYOUT_UNSET)
-		p.layout = mix.layout != LAYOUT_UNSET ? mix.layout
-						      : LAYOUT_PER_USER;
-	rc = limits_check(&p, mix.n_entries, users_loop_bytes(&mix));
+	rc = load_mix(&p, &config, &mix);
+	if (!rc)
+		rc = limits_check(&p, mix.n_entries, users_loop_bytes(&mix));
 	/* --check-limits asks no more than that: nothing is made. */
 	if (rc || p.check_limits)
 		goto out;
 	rc = check_scratch_bases(&p, &mix);
+	if (!rc && !(params = params_json(&p)))
+		rc = EXIT_RUN_FAILED;
 	if (!rc)
-		rc = sweep_run(&p, &mix);
+		rc = sweep_run(&p, &mix, params);
 out:
+	cJSON_Delete(params);
 	mix_free(&mix);
-	params_free(&p);
+	run_args_free(&p, &config);
 	return rc;
 }
 

@@ -207,12 +207,13 @@ static int check_combinations(struct run_params *p, const bool *given)
 }
 
 /* -c's file, under the command line. */
-static int read_config(struct run_params *p, const bool *given)
+static int read_config(struct run_params *p, struct config *config,
+		       const bool *given)
 {
 	char err[PATH_MAX + 1024];
 
-	if (config_load(p->config_path, &p->config, err, sizeof(err)) ||
-	    config_apply(&p->config, p->config_path, p, given, err,
+	if (config_load(p->config_path, config, err, sizeof(err)) ||
+	    config_apply(config, p->config_path, p, given, err,
 			 sizeof(err))) {
 		msg_error("%s", err);
 		return EXIT_USAGE;
@@ -242,18 +243,20 @@ static void fill_unset(struct run_params *p, const bool *given)
 	p->libexec_dir = paths_libexec_dir();
 }
 
-int cli_parse_run(int argc, char **argv, struct run_params *p)
+int cli_parse_run(int argc, char **argv, struct run_params *p,
+		  struct config *config)
 {
 	bool given[RUN_OPTIONS_MAX] = { false };
 	int rc;
 
 	run_options_defaults(p);
+	memset(config, 0, sizeof(*config));
 	p->cmdline = join_args(argc, argv);
 	rc = parse_command_line(argc, argv, p, given);
 	if (!rc)
 		rc = check_combinations(p, given);
 	if (!rc && p->config_path)
-		rc = read_config(p, given);
+		rc = read_config(p, config, given);
 	if (!rc && !p->levels_given)
 		rc = ramp_levels(p);
 	if (!rc)
@@ -261,12 +264,12 @@ int cli_parse_run(int argc, char **argv, struct run_params *p)
 	return rc;
 }
 
-void params_free(struct run_params *p)
+void run_args_free(struct run_params *p, struct config *config)
 {
 	free(p->levels);
 	free(p->workfile_path);
 	free(p->cmdline);
 	free(p->libexec_dir);
-	config_free(&p->config);
+	config_free(config);
 	memset(p, 0, sizeof(*p));
 }

@@ -10,6 +10,7 @@
 #include "driver/measure/arena.h"
 #include "driver/measure/host.h"
 #include "driver/base/params.h"
+#include "driver/measure/run_record.h"
 #include "driver/measure/sysview.h"
 #include "driver/base/workfile.h"
 
@@ -219,9 +220,15 @@ enum run_status {
 	RUN_INTERRUPTED,	/* a signal ended it; see interrupted_by */
 };
 
+struct cJSON;
+
 struct run_result {
 	struct host_info host;
 	const struct run_params *params;
+	/* The params as result.json records them, made once from the option
+	 * table when they were parsed (driver/cli/main.c); NULL: none. */
+	const struct cJSON *params_json;
+	struct run_record record;
 	const struct mix *mix;
 	char started_at[40];	/* ISO 8601, local time with offset */
 	enum run_status status;

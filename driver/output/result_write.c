@@ -10,12 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "driver/capture/cpu_profile.h"
-#include "driver/cli/options.h"
 #include "driver/output/result_write.h"
 #include "driver/measure/stats.h"
 #include "driver/measure/verdicts.h"
-#include "driver/users/users.h"
 #include "driver/base/util.h"
 
 /* Every cJSON call can fail for want of memory, and every cJSON_Add*
@@ -117,14 +114,35 @@ static void add_host(struct builder *b, cJSON *root, const struct host_info *h)
 		 { "kdamonds", h->kdamonds });
 }
 
-/* What the run was asked to do: each option's row says its key. */
-static void add_params(struct builder *b, cJSON *root,
-		       const struct run_params *p)
+/* What the run measured of itself, which the schema keeps in params:
+ * the driver's scheduling, and the timer's cost in latency_sampling
+ * (there only when latency is sampled). */
+static void add_record(struct builder *b, cJSON *params,
+		       const struct run_record *rec)
 {
-	cJSON *o = add_obj(b, root, "params");
+	cJSON *ls = cJSON_GetObjectItemCaseSensitive(params,
+						     "latency_sampling");
 
-	if (o && run_options_json(o, p))
+	if (rec->driver_sched)
+		add_str(b, params, "driver_scheduling", rec->driver_sched);
+	if (ls)
+		add_num(b, ls, "timer_ns", (double)rec->timer_ns);
+}
+
+/* What the run was asked to do, as the option table recorded it when
+ * the options were parsed, and what it measured as it started. */
+static void add_params(struct builder *b, cJSON *root,
+		       const struct run_result *r)
+{
+	cJSON *o = r->params_json ? cJSON_Duplicate(r->params_json, true)
+				  : cJSON_CreateObject();
+
+	if (!o || !cJSON_AddItemToObject(root, "params", o)) {
+		cJSON_Delete(o);
 		b->failed = 1;
+		return;
+	}
+	add_record(b, o, &r->record);
 }
 
 static void add_mix(struct builder *b, cJSON *root, const struct mix *m)
@@ -536,7 +554,7 @@ cJSON *result_to_json(const struct run_result *r)
 	}
 	add_str(&b, root, "started_at", r->started_at);
 	add_host(&b, root, &r->host);
-	add_params(&b, root, r->params);
+	add_params(&b, root, r);
 	add_mix(&b, root, r->mix);
 	levels = add_arr(&b, root, "levels");
 	for (size_t i = 0; i < r->n_levels; i++) {

@@ -47,14 +47,14 @@ void driver_task_signals(void)
  * (reading /proc/stat took seconds at 1000 users without it). Users and
  * every other child start as ordinary tasks (SCHED_RESET_ON_FORK).
  */
-void driver_task_priority(struct run_params *p)
+void driver_task_priority(struct run_record *rec)
 {
 	struct sched_param sp = { .sched_priority = 1 };
 
 	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0)
-		p->driver_sched = "SCHED_FIFO 1";
+		rec->driver_sched = "SCHED_FIFO 1";
 	else
-		p->driver_sched = "normal (no permission for SCHED_FIFO)";
+		rec->driver_sched = "normal (no permission for SCHED_FIFO)";
 }
 
 static int cmp_u64(const void *a, const void *b)

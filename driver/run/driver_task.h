@@ -4,15 +4,15 @@
 
 #include <stdint.h>
 
-#include "driver/base/params.h"
+#include "driver/measure/run_record.h"
 
 /* SIGINT, SIGTERM, SIGHUP and SIGQUIT set run_interrupted and cut the
  * driver's sleeps short; SIGPIPE is ignored. */
 void driver_task_signals(void);
 
-/* Real-time priority where the driver may take it; p->driver_sched says
+/* Real-time priority where the driver may take it; rec->driver_sched says
  * which it got. */
-void driver_task_priority(struct run_params *p);
+void driver_task_priority(struct run_record *rec);
 
 /* What timing an op costs here, in ns: a typical pair of clock reads. */
 uint64_t driver_task_timer_cost_ns(void);

@@ -46,7 +46,7 @@ static bool warm_up(struct sweep *s, struct level_run *lr, uint64_t deadline)
  * level that cannot have it fails, and so would every higher one. */
 static int make_shared_dirs(struct sweep *s, struct level_result *level)
 {
-	for (size_t i = 0; s->pool.shared_dirs && i < s->n_scratch; i++) {
+	for (size_t i = 0; s->pool.ctx.shared_dirs && i < s->n_scratch; i++) {
 		if (mkdir(s->shared_dirs[i], 0700) && errno != EEXIST) {
 			level->status = LEVEL_FAILED;
 			snprintf(level->reason, sizeof(level->reason),

@@ -11,7 +11,7 @@
 #include "driver/run/driver_task.h"
 #include "driver/run/ramp.h"
 #include "driver/run/sweep.h"
-#include "driver/users/spawn_channel.h"
+#include "driver/users/user_level.h"
 
 int sweep_write_result(struct sweep *s)
 {
@@ -65,34 +65,25 @@ static int no_counters(unsigned int max_users, int rc)
  * started, and the t0 and t1 snapshots. Returns the exit status. */
 static int setup_users(struct sweep *s, unsigned int max_users)
 {
-	struct run_params *p = s->params;
+	const struct run_params *p = s->params;
+	char err[PATH_MAX + 256];
 	int rc;
 
 	/* After the scratch directories: the arena's file is one more
 	 * descriptor, held until the spawner has it. */
 	rc = arena_create(&s->arena, max_users, s->mix->n_entries,
 			  users_loop_bytes(s->mix), p->latency) ? errno : 0;
-	if (!rc)
-		rc = users_pool_init(&s->pool, max_users);
 	if (rc)
 		return no_counters(max_users, rc);
-	s->pool.arena = &s->arena;
-	s->pool.mix = s->mix;
-	s->pool.params = p;
-	s->pool.run_dirs = s->run_dirs;
-	s->pool.n_dirs = s->n_scratch;
-	if (p->layout == LAYOUT_SHARED)
-		s->pool.shared_dirs = s->shared_dirs;
 	/* The spawner is a fork of the driver until its exec: before the
 	 * driver's arrays for N users, that copy is a small one. */
-	rc = users_pool_start(&s->pool);
-	/* Whoever maps the arena anew has its file by now. */
-	arena_close_fd(&s->arena);
+	rc = users_pool_start(&s->pool, &(struct pool_run){
+		.arena = &s->arena, .mix = s->mix, .params = p,
+		.record = &s->result.record, .run_dirs = s->run_dirs,
+		.shared_dirs = s->shared_dirs, .n_dirs = s->n_scratch,
+	}, err, sizeof(err));
 	if (rc) {
-		msg_error("cannot start %s/%s, the process that forks the users: %s",
-			  p->libexec_dir, USERS_PROGRAM_NAME,
-			  rc == ECHILD ? "it ended before it was ready" :
-					 strerror(rc));
+		msg_error("%s", err);
 		/* Too few descriptors is a limit of the run's, like one the
 		 * driver itself meets in setting up. */
 		return rc == EMFILE || rc == ENFILE ? EXIT_USAGE
@@ -112,7 +103,7 @@ static int setup_users(struct sweep *s, unsigned int max_users)
  * EXIT_OK when the levels can run. */
 static int sweep_setup(struct sweep *s)
 {
-	struct run_params *p = s->params;
+	const struct run_params *p = s->params;
 	char err[PATH_MAX + 256];
 	int status;
 
@@ -153,7 +144,8 @@ static void sweep_cleanup(struct sweep *s)
 	run_result_free(&s->result);
 }
 
-int sweep_run(struct run_params *p, const struct mix *mix)
+int sweep_run(const struct run_params *p, const struct mix *mix,
+	      const struct cJSON *params_json)
 {
 	/* On the heap, not the stack: its scratch paths are over 200 KiB,
 	 * more than a stack frame should hold. */
@@ -167,13 +159,14 @@ int sweep_run(struct run_params *p, const struct mix *mix)
 	s->params = p;
 	s->mix = mix;
 	s->result.params = p;
+	s->result.params_json = params_json;
 	s->result.mix = mix;
 	s->result.status = RUN_RUNNING;
 	host_probe(&s->result.host);
 
 	driver_task_signals();
-	p->timer_ns = driver_task_timer_cost_ns();
-	driver_task_priority(p);
+	s->result.record.timer_ns = driver_task_timer_cost_ns();
+	driver_task_priority(&s->result.record);
 	status = sweep_setup(s);
 	if (status == EXIT_OK)
 		status = ramp_run(s);

@@ -14,12 +14,12 @@
 #include "driver/measure/collector.h"
 #include "driver/measure/result.h"
 #include "driver/output/result_dir.h"
-#include "driver/users/users.h"
+#include "driver/users/pool.h"
 
 /* The run's state, which every level reuses: made once by sweep_run(),
  * read and filled by the ramp, the repeats, each level and its window. */
 struct sweep {
-	struct run_params *params;
+	const struct run_params *params;
 	const struct mix *mix;
 	struct arena arena;
 	struct snapshot t0, t1;
@@ -34,8 +34,12 @@ struct sweep {
 	struct result_dir dir;
 };
 
-/* Runs every level and writes the results; returns the exit status. */
-int sweep_run(struct run_params *p, const struct mix *mix);
+struct cJSON;
+
+/* Runs every level and writes the results, params_json as result.json's
+ * params; returns the exit status. */
+int sweep_run(const struct run_params *p, const struct mix *mix,
+	      const struct cJSON *params_json);
 
 /* Rewrites result.json; -1 after a message when it cannot. */
 int sweep_write_result(struct sweep *s);

@@ -8,7 +8,7 @@
 #include "driver/measure/result.h"
 #include "driver/measure/sysview.h"
 #include "driver/run/sweep.h"
-#include "driver/users/users.h"
+#include "driver/users/pool.h"
 
 /* The machine and the driver itself at t0. */
 struct window_start {

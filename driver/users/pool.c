@@ -1,23 +1,18 @@
-/* driver/users/pool.c: the driver's side of the users: having them forked, calling them to a level, reaping and killing them. */
+/* driver/users/pool.c: the driver's side of the users: having them forked, calling them to a level, waiting for them at each step. */
 #include <errno.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/msg.h>
 #include <sys/resource.h>
-#include <sys/sem.h>
-#include <sys/shm.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "driver/users/gate.h"
 #include "driver/base/process.h"
+#include "driver/users/pool_end.h"
+#include "driver/users/spawn_channel.h"
 #include "driver/users/spawner.h"
-#include "driver/users/user_loop.h"
-#include "driver/users/users.h"
+#include "driver/users/user_life.h"
 #include "driver/base/util.h"
 
 /* How long users get to reach the gate: generous, it is not measured. */
@@ -29,62 +24,61 @@
 /* How often wait_parked() reads every user's progress. */
 #define PROGRESS_EVERY_NS (100 * 1000 * 1000)
 
-/*
- * Children that ended, counted by SIGCHLD. waitpid(-pgid) makes the
- * kernel walk every child the driver has, so with thousands of users a
- * reap that finds nothing is costly, and holds up the forks and exits
- * of the users themselves; the driver reaps only after a child ended.
- */
-static volatile sig_atomic_t children_ended;
-
-static void on_child_end(int signo)
+/* The user's view of the run, from the driver's. */
+static void pool_fill_ctx(struct user_pool *pool, const struct pool_run *run)
 {
-	(void)signo;
-	children_ended++;
+	const struct run_params *p = run->params;
+
+	pool->ctx = (struct user_ctx){
+		.arena = run->arena,
+		.mix = run->mix,
+		.run_dirs = run->run_dirs,
+		.shared_dirs = p->layout == LAYOUT_SHARED ? run->shared_dirs
+							  : NULL,
+		.n_dirs = run->n_dirs,
+		.parent = getpid(),
+		.seed = p->seed,
+		.timer_ns = run->record->timer_ns,
+		.latency = p->latency,
+		.cpus = p->cpus,
+		.n_cpus = p->n_cpus,
+		.libexec_dir = p->libexec_dir,
+		.test_fault = p->test_fault,
+	};
+	pool->mode = p->mode;
+	pool->grace_s = p->grace_s;
 }
 
-int users_pool_init(struct user_pool *pool, unsigned int max_users)
+int users_pool_start(struct user_pool *pool, const struct pool_run *run,
+		     char *err, size_t errlen)
 {
-	struct sigaction sa;
+	unsigned int max_users = run->arena->max_users;
+	int rc = 0;
 
 	pool->pids = calloc(max_users ? max_users : 1, sizeof(*pool->pids));
-	if (!pool->pids)
-		return ENOMEM;
+	if (!pool->pids) {
+		rc = ENOMEM;
+		snprintf(err, errlen, "cannot allocate counters for %u users: %s",
+			 max_users, strerror(rc));
+		goto out;
+	}
 	pool->max_users = max_users;
 	pool->alive = 0;
-	pool->parent = getpid();
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_child_end;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
-	/* Reap at the first look: a child may have ended already. */
-	pool->ended_seen = children_ended - 1;
-	return 0;
+	pool_fill_ctx(pool, run);
+	pool_end_init(pool);
+	if (pool->mode == MODE_PROCESS)
+		rc = spawner_start(pool);
+	if (rc)
+		snprintf(err, errlen,
+			 "cannot start %s/%s, the process that forks the users: %s",
+			 pool->ctx.libexec_dir, USERS_PROGRAM_NAME,
+			 rc == ECHILD ? "it ended before it was ready" :
+					strerror(rc));
+out:
+	/* Whoever maps the arena anew has its file by now. */
+	arena_close_fd(run->arena);
+	return rc;
 }
-
-int users_pool_start(struct user_pool *pool)
-{
-	if (pool->params->mode == MODE_THREAD)
-		return 0;
-	return spawner_start(pool);
-}
-
-static void level_fail(struct level_run *lr, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Counts a failure of the level; the first one is its reason. */
-static void level_fail(struct level_run *lr, const char *fmt, ...)
-{
-	va_list ap;
-
-	lr->failures++;
-	lr->failed = true;
-	va_start(ap, fmt);
-	err_keepv(lr->reason, sizeof(lr->reason), fmt, ap);
-	va_end(ap);
-}
-
 static void describe_nproc(char *buf, size_t len)
 {
 	struct rlimit rl;
@@ -94,234 +88,6 @@ static void describe_nproc(char *buf, size_t len)
 	else
 		snprintf(buf, len, "RLIMIT_NPROC is %llu",
 			 (unsigned long long)rl.rlim_cur);
-}
-
-static int user_index(const struct user_pool *pool, pid_t pid)
-{
-	for (unsigned int u = 0; u < pool->max_users; u++)
-		if (pool->pids[u] == pid)
-			return (int)u;
-	return -1;
-}
-
-/* glibc leaves this union to the caller, as POSIX says. */
-union sem_arg {
-	int val;
-	struct semid_ds *buf;
-	unsigned short *array;
-};
-
-/*
- * Whether the semaphore set under a user's pending key is the one the user
- * made. Linux keeps no creator pid for a set, so this is the best it
- * tells: the user's was made during the level under the driver's euid,
- * and, as the user died before it registered the set, nothing has set or
- * operated on it since (no semop time, GETPID 0). sem_ctime counts whole
- * seconds, so "during the level" takes in the second it began: another
- * program's set made under the user's key from then on, and left
- * untouched, cannot be told apart from the user's.
- */
-static bool sem_is_users(const struct user_pool *pool, int id)
-{
-	struct semid_ds ds;
-	union sem_arg arg = { .buf = &ds };
-
-	if (semctl(id, 0, IPC_STAT, arg))
-		return false;
-	if (ds.sem_perm.cuid != geteuid() || ds.sem_ctime < pool->level_begun_s)
-		return false;
-	return ds.sem_otime == 0 && semctl(id, 0, GETPID) == 0;
-}
-
-/*
- * Removes the object a user was creating under a key when it died, which
- * it may have made without registering its id (job_pending_sysv()). What
- * the key names may be another program's; only the user's own is removed.
- * owner is the user's process: for a user thread, the threads' process.
- */
-static void remove_pending_sysv(const struct user_pool *pool,
-				const struct user_slot *slot, pid_t owner)
-{
-	int32_t key = __atomic_load_n(&slot->sysv_pending_key,
-				      __ATOMIC_ACQUIRE);
-	struct shmid_ds shm;
-	int id;
-
-	if (!key)
-		return;
-	switch (slot->sysv_pending_kind) {
-	case JOB_SYSV_SHM:
-		id = shmget(key, 0, 0);
-		if (id >= 0 && !shmctl(id, IPC_STAT, &shm) &&
-		    shm.shm_cpid == owner)
-			shmctl(id, IPC_RMID, NULL);
-		break;
-	case JOB_SYSV_SEM:
-		id = semget(key, 0, 0);
-		if (id >= 0 && sem_is_users(pool, id))
-			semctl(id, 0, IPC_RMID);
-		break;
-	}
-}
-
-/*
- * Removes the SysV IPC objects a user's jobs were creating or registered;
- * those of a user that ran its fini() are gone already (EINVAL, EIDRM).
- * The pending record first: a job drops it only after it registers the
- * id, so that whichever of the two the driver misses, it sees the other.
- */
-static void remove_sysv(const struct user_pool *pool,
-			const struct user_slot *slot, pid_t owner)
-{
-	remove_pending_sysv(pool, slot, owner);
-	for (int i = 0; i < JOB_SYSV_MAX; i++) {
-		int id = __atomic_load_n(&slot->sysv_ids[i],
-					 __ATOMIC_ACQUIRE) - 1;
-
-		if (id < 0)
-			continue;
-		switch (slot->sysv_kinds[i]) {
-		case JOB_SYSV_SHM:
-			shmctl(id, IPC_RMID, NULL);
-			break;
-		case JOB_SYSV_SEM:
-			semctl(id, 0, IPC_RMID);
-			break;
-		case JOB_SYSV_MSG:
-			msgctl(id, IPC_RMID, NULL);
-			break;
-		}
-	}
-}
-
-/*
- * The ends below record how users ended. During a level (lr != NULL) any
- * end of one of its users fails the level: users only exit when told to
- * quit.
- */
-
-/* Thread mode: the process of every user thread ended, and with it every
- * user; `stuck`, when >= 0, is the user it was killed for. */
-static void thread_proc_ended(struct user_pool *pool, struct level_run *lr,
-			      int status, int stuck)
-{
-	char how[64];
-	pid_t pid = pool->thread_proc;
-
-	pool->thread_proc = 0;
-	pool->alive--;
-	for (unsigned int u = 0; u < pool->max_users; u++) {
-		if (!pool->pids[u])
-			continue;
-		pool->pids[u] = 0;
-		remove_sysv(pool, arena_slot(pool->arena, u), pid);
-	}
-	if (!lr)
-		return;
-	if (stuck >= 0) {
-		level_fail(lr, "user %d (a thread of pid %d) was stuck: still running %.1f s after the window or the last user that parked; its process was killed with every user thread",
-			   stuck, (int)pid, pool->params->grace_s);
-		return;
-	}
-	process_status_text(status, how, sizeof(how));
-	level_fail(lr, "the process of the user threads (pid %d) %s", (int)pid,
-		   how);
-}
-
-/* Thread mode: a user thread that failed has ended itself; its reason is
- * in its slot. */
-static void check_threads(struct user_pool *pool, struct level_run *lr)
-{
-	uint32_t failed = __atomic_load_n(&pool->arena->hdr->threads_failed,
-					  __ATOMIC_ACQUIRE);
-
-	if (failed == pool->threads_failed_seen)
-		return;
-	pool->threads_failed_seen = failed;
-	for (unsigned int u = 0; pool->thread_proc && u < lr->users; u++) {
-		struct user_slot *slot = arena_slot(pool->arena, u);
-
-		if (!pool->pids[u] ||
-		    !__atomic_load_n(&slot->exit_code, __ATOMIC_ACQUIRE))
-			continue;
-		pool->pids[u] = 0;
-		/* Its jobs were torn down; what System V objects of theirs
-		 * are left would outlive the run. */
-		remove_sysv(pool, slot, pool->thread_proc);
-		level_fail(lr, "user %u (a thread of pid %d) failed: %s", u,
-			   (int)pool->thread_proc, slot->reason);
-	}
-}
-
-/* The end of the process pid, user u's when u >= 0 (-1: look it up). */
-static void user_ended(struct user_pool *pool, struct level_run *lr, int u,
-		       pid_t pid, int status, bool killed_by_us)
-{
-	const struct user_slot *slot;
-	char how[64];
-
-	if (pool->thread_proc && pid == pool->thread_proc) {
-		thread_proc_ended(pool, lr, status, -1);
-		return;
-	}
-	if (pool->spawner.pid && pid == pool->spawner.pid) {
-		spawner_forget(&pool->spawner);
-		if (!lr)
-			return;
-		process_status_text(status, how, sizeof(how));
-		level_fail(lr, "the process that forks the users (pid %d) %s",
-			   (int)pid, how);
-		lr->end_ramp = true;
-		return;
-	}
-	if (u < 0)
-		u = user_index(pool, pid);
-	if (u < 0)
-		return;
-	pool->pids[u] = 0;
-	pool->alive--;
-	slot = arena_slot(pool->arena, (unsigned int)u);
-	remove_sysv(pool, slot, pid);
-	if (!lr || (unsigned int)u >= lr->users)
-		return;
-	process_status_text(status, how, sizeof(how));
-	if (killed_by_us)
-		level_fail(lr, "user %d (pid %d) was stuck: still running %.1f s after the window or the last user that parked, killed",
-			   u, (int)pid, pool->params->grace_s);
-	else if (WIFSIGNALED(status))
-		level_fail(lr, "user %d (pid %d) %s", u, (int)pid, how);
-	else if (WIFEXITED(status) && WEXITSTATUS(status) != USER_EXIT_OK)
-		level_fail(lr, "user %d (pid %d) %s%s%s", u, (int)pid, how,
-			   slot->reason[0] ? ": " : "", slot->reason);
-	else
-		level_fail(lr, "user %d (pid %d) exited during the level", u,
-			   (int)pid);
-}
-
-/* Reaps every user that has exited since the last SIGCHLD seen; returns
- * how many. */
-static unsigned int reap_exited(struct user_pool *pool, struct level_run *lr)
-{
-	sig_atomic_t ended = children_ended;
-	unsigned int n = 0;
-	int status;
-	pid_t pid;
-
-	if (ended == pool->ended_seen)
-		return 0;
-	/* Read before the reaping: a child that ends during it is reaped
-	 * now or at the next call. */
-	pool->ended_seen = ended;
-	while ((pool->alive || pool->spawner.pid) && pool->pgid) {
-		pid = waitpid(-pool->pgid, &status, WNOHANG);
-		if (pid < 0 && errno == EINTR)
-			continue;
-		if (pid <= 0)
-			break;
-		user_ended(pool, lr, -1, pid, status, false);
-		n++;
-	}
-	return n;
 }
 
 /* Counts a child the pool just forked, in the users' process group. Both
@@ -346,9 +112,9 @@ static int fork_thread_proc(struct user_pool *pool, struct level_run *lr,
 	if (!pool->thread_proc) {
 		pid = fork();
 		if (pid == 0)
-			thread_proc_main(pool, gen_now);
+			thread_proc_main(&pool->ctx, pool->pgid, gen_now);
 		if (pid < 0) {
-			level_fail(lr, "cannot fork the process of the user threads: %s",
+			level_run_fail(lr, "cannot fork the process of the user threads: %s",
 				   strerror(errno));
 			lr->end_ramp = true;
 			return -1;
@@ -386,11 +152,11 @@ static int fork_users(struct user_pool *pool, struct level_run *lr,
 			return -1;
 		if (err > 0) {
 			describe_nproc(limit, sizeof(limit));
-			level_fail(lr, "cannot fork user %u of %u: %s (%s)",
+			level_run_fail(lr, "cannot fork user %u of %u: %s (%s)",
 				   first + forked, lr->users, strerror(err),
 				   limit);
 		} else {
-			level_fail(lr, "%s", why);
+			level_run_fail(lr, "%s", why);
 		}
 		lr->end_ramp = true;
 		return -1;
@@ -401,13 +167,13 @@ static int fork_users(struct user_pool *pool, struct level_run *lr,
 int users_level_begin(struct user_pool *pool, struct level_run *lr,
 		      unsigned int users)
 {
-	struct arena_header *hdr = pool->arena->hdr;
+	struct arena_header *hdr = pool->ctx.arena->hdr;
 	uint32_t gen_now = __atomic_load_n(&hdr->level_gen, __ATOMIC_RELAXED);
 
 	/* Users that died between levels are replaced, not blamed. */
-	reap_exited(pool, NULL);
+	pool_reap_exited(pool, NULL);
 	pool->level_begun_s = time(NULL);
-	arena_reset_level(pool->arena, users);
+	arena_reset_level(pool->ctx.arena, users);
 	lr->users = users;
 	__atomic_store_n(&hdr->ready, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&hdr->parked, 0, __ATOMIC_RELAXED);
@@ -429,15 +195,15 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 	/* When not every user could be started, the level is not run: the
 	 * caller stops it at once, and the users that did start park (those
 	 * never forked have no pid and are not waited for). */
-	if (pool->params->mode == MODE_THREAD)
+	if (pool->mode == MODE_THREAD)
 		return fork_thread_proc(pool, lr, gen_now);
 	return fork_users(pool, lr, gen_now);
 }
 
 int users_check(struct user_pool *pool, struct level_run *lr)
 {
-	reap_exited(pool, lr);
-	check_threads(pool, lr);
+	pool_reap_exited(pool, lr);
+	pool_check_threads(pool, lr);
 	return lr->failed ? -1 : 0;
 }
 
@@ -486,7 +252,7 @@ static int wait_all(struct user_pool *pool, struct level_run *lr,
 		if (users_check(pool, lr) || run_interrupted)
 			return -1;
 		if (now_ns() > deadline) {
-			level_fail(lr, "only %u of %u users %s, and none more for %.0f s",
+			level_run_fail(lr, "only %u of %u users %s, and none more for %.0f s",
 				   seen, lr->users, what, READY_TIMEOUT_S);
 			return -1;
 		}
@@ -496,25 +262,25 @@ static int wait_all(struct user_pool *pool, struct level_run *lr,
 
 int users_wait_ready(struct user_pool *pool, struct level_run *lr)
 {
-	return wait_all(pool, lr, &pool->arena->hdr->ready,
+	return wait_all(pool, lr, &pool->ctx.arena->hdr->ready,
 			"reached the start gate");
 }
 
 int users_wait_through(struct user_pool *pool, struct level_run *lr)
 {
-	return wait_all(pool, lr, &pool->arena->hdr->passed,
+	return wait_all(pool, lr, &pool->ctx.arena->hdr->passed,
 			"came through the start gate");
 }
 
 void users_release(struct user_pool *pool, struct level_run *lr)
 {
-	__atomic_store_n(&pool->arena->hdr->gate, lr->gen, __ATOMIC_RELEASE);
-	gate_wake_all(&pool->arena->hdr->gate);
+	__atomic_store_n(&pool->ctx.arena->hdr->gate, lr->gen, __ATOMIC_RELEASE);
+	gate_wake_all(&pool->ctx.arena->hdr->gate);
 }
 
 void users_stop(struct user_pool *pool, struct level_run *lr)
 {
-	struct arena_header *hdr = pool->arena->hdr;
+	struct arena_header *hdr = pool->ctx.arena->hdr;
 
 	__atomic_store_n(&hdr->stop, lr->gen, __ATOMIC_RELEASE);
 	/* Users still at the gate (a level that never started) must come
@@ -537,21 +303,13 @@ static void rusage_add(struct rusage_sum *sum, const struct slot_rusage *r)
 		sum->maxrss_kb = r->maxrss_kb;
 }
 
-/* Whether user u has parked after the level of generation gen. */
-static bool user_parked(const struct user_pool *pool, unsigned int u,
-			uint32_t gen)
-{
-	const struct user_slot *slot = arena_slot(pool->arena, u);
-
-	return __atomic_load_n(&slot->parked_gen, __ATOMIC_ACQUIRE) == gen;
-}
 
 /* Every user's ops and AIM7 progress ticks, added up: while it grows,
  * some user is still getting somewhere. */
 static uint64_t users_progress(const struct user_pool *pool,
 			       unsigned int users)
 {
-	const struct arena *a = pool->arena;
+	const struct arena *a = pool->ctx.arena;
 	uint64_t sum = 0;
 
 	for (unsigned int u = 0; u < users; u++) {
@@ -571,7 +329,7 @@ static uint64_t users_progress(const struct user_pool *pool,
 static void wait_parked(struct user_pool *pool, struct level_run *lr,
 			double grace_s)
 {
-	uint32_t *parked = &pool->arena->hdr->parked;
+	uint32_t *parked = &pool->ctx.arena->hdr->parked;
 	uint64_t grace = (uint64_t)(grace_s * NSEC_PER_SEC);
 	uint64_t deadline = now_ns() + grace;
 	unsigned int gone, last = 0;
@@ -581,8 +339,8 @@ static void wait_parked(struct user_pool *pool, struct level_run *lr,
 	bool cut = false, counted, moving;
 
 	for (;;) {
-		reap_exited(pool, lr);
-		check_threads(pool, lr);
+		pool_reap_exited(pool, lr);
+		pool_check_threads(pool, lr);
 		seen = __atomic_load_n(parked, __ATOMIC_ACQUIRE);
 		gone = 0;
 		for (unsigned int u = 0; u < lr->users; u++)
@@ -619,74 +377,15 @@ static void wait_parked(struct user_pool *pool, struct level_run *lr,
 	}
 }
 
-/*
- * Sends SIGKILL to every user of the level that has neither parked nor
- * exited (lr NULL: to every user of the pool), then reaps them all
- * within one time limit. Each is a failure of the level, unless the run
- * was interrupted: it kills its users on purpose, and the level is
- * dropped anyway.
- */
-static void kill_stuck(struct user_pool *pool, struct level_run *lr)
-{
-	unsigned int users = lr ? lr->users : pool->max_users;
-	uint64_t deadline;
-	int status;
-
-	for (unsigned int u = 0; u < users; u++)
-		if (pool->pids[u] && !(lr && user_parked(pool, u, lr->gen)))
-			kill(pool->pids[u], SIGKILL);
-	deadline = process_deadline_in(PROCESS_KILLED_WAIT_S);
-	for (unsigned int u = 0; u < users; u++) {
-		pid_t pid = pool->pids[u];
-
-		if (!pid || (lr && user_parked(pool, u, lr->gen)))
-			continue;
-		process_reap_killed(pid, &status, deadline);
-		if (pid == pool->thread_proc)
-			thread_proc_ended(pool, run_interrupted ? NULL : lr,
-					  status, (int)u);
-		else
-			user_ended(pool, lr, (int)u, pid, status,
-				   !run_interrupted);
-	}
-}
-
 void users_level_end(struct user_pool *pool, struct level_run *lr,
 		     double grace_s)
 {
 	wait_parked(pool, lr, grace_s);
-	kill_stuck(pool, lr);
+	pool_kill_stuck(pool, lr);
 	for (unsigned int u = 0; u < lr->users; u++)
 		if (pool->pids[u])
 			rusage_add(&lr->rusage,
-				   &arena_slot(pool->arena, u)->rusage);
-}
-
-/*
- * Reaps every user as it exits, each by its own pid: a waitpid() for any
- * child makes the kernel walk the driver's children up to the first that
- * ended, and users exiting in no order would make that a walk over half
- * of them per user. Those not gone by the deadline are left to the caller.
- */
-static void reap_in_order(struct user_pool *pool, uint64_t deadline)
-{
-	int status;
-
-	for (unsigned int u = 0; u < pool->max_users && pool->alive; u++) {
-		pid_t pid = pool->pids[u];
-
-		if (!pid || pid == pool->thread_proc)
-			continue;
-		if (process_wait(pid, &status,
-				 PROCESS_REAP | PROCESS_GRACE_CUT,
-				 deadline) != 1)
-			return;
-		user_ended(pool, NULL, (int)u, pid, status, false);
-	}
-	if (pool->thread_proc &&
-	    process_wait(pool->thread_proc, &status,
-			 PROCESS_REAP | PROCESS_GRACE_CUT, deadline) == 1)
-		thread_proc_ended(pool, NULL, status, -1);
+				   &arena_slot(pool->ctx.arena, u)->rusage);
 }
 
 void users_pool_shutdown(struct user_pool *pool, double grace_s)
@@ -700,7 +399,7 @@ void users_pool_shutdown(struct user_pool *pool, double grace_s)
 	spawner_stop(&pool->spawner, deadline);
 	if (!pool->alive)
 		goto out;
-	hdr = pool->arena->hdr;
+	hdr = pool->ctx.arena->hdr;
 	__atomic_store_n(&hdr->quit, 1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&hdr->level_gen, 1, __ATOMIC_RELEASE);
 	gate_wake_all(&hdr->level_gen);
@@ -708,8 +407,8 @@ void users_pool_shutdown(struct user_pool *pool, double grace_s)
 	__atomic_store_n(&hdr->stop, hdr->level_gen - 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&hdr->gate, hdr->level_gen - 1, __ATOMIC_RELEASE);
 	gate_wake_all(&hdr->gate);
-	reap_in_order(pool, deadline);
-	kill_stuck(pool, NULL);
+	pool_reap_in_order(pool, deadline);
+	pool_kill_stuck(pool, NULL);
 out:
 	free(pool->pids);
 	pool->pids = NULL;

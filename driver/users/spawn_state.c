@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/base/params.h"
 #include "driver/users/spawn_state.h"
 #include "jobs/job.h"
 
@@ -56,11 +57,10 @@ static void put_string(struct writer *w, const char *s)
 		put(w, s, len);
 }
 
-static void encode(const struct user_pool *pool, struct writer *w)
+static void encode(const struct user_ctx *ctx, struct writer *w)
 {
-	const struct arena *a = pool->arena;
-	const struct mix *mix = pool->mix;
-	const struct run_params *p = pool->params;
+	const struct arena *a = ctx->arena;
+	const struct mix *mix = ctx->mix;
 	struct spawn_fixed f = {
 		.magic = SPAWN_STATE_MAGIC,
 		.fixed_bytes = sizeof(f),
@@ -68,25 +68,25 @@ static void encode(const struct user_pool *pool, struct writer *w)
 		.slot_stride = a->slot_stride,
 		.loop_offset = a->loop_offset,
 		.hist_offset = a->hist_offset,
-		.seed = p->seed,
-		.timer_ns = p->timer_ns,
+		.seed = ctx->seed,
+		.timer_ns = ctx->timer_ns,
 		.total_weight = mix->total_weight,
 		.file_size = mix->file_size,
 		.pool_size = mix->pool_size,
 		.max_users = a->max_users,
 		.n_entries = (uint32_t)mix->n_entries,
-		.n_dirs = (uint32_t)pool->n_dirs,
-		.n_cpus = (uint32_t)p->n_cpus,
+		.n_dirs = (uint32_t)ctx->n_dirs,
+		.n_cpus = (uint32_t)ctx->n_cpus,
 		.layout = (uint32_t)mix->layout,
-		.parent = pool->parent,
-		.latency = p->latency,
-		.shared_dirs = pool->shared_dirs != NULL,
+		.parent = ctx->parent,
+		.latency = ctx->latency,
+		.shared_dirs = ctx->shared_dirs != NULL,
 		.file_size_set = mix->file_size_set,
 		.pool_size_set = mix->pool_size_set,
 	};
 
 	put(w, &f, sizeof(f));
-	put(w, p->cpus, p->n_cpus * sizeof(p->cpus[0]));
+	put(w, ctx->cpus, ctx->n_cpus * sizeof(ctx->cpus[0]));
 	for (size_t e = 0; e < mix->n_entries; e++) {
 		struct spawn_entry se = { mix->entries[e].weight,
 					  mix->entries[e].line };
@@ -94,28 +94,28 @@ static void encode(const struct user_pool *pool, struct writer *w)
 		put(w, &se, sizeof(se));
 		put_string(w, mix->entries[e].job->name);
 	}
-	put_string(w, p->libexec_dir);
-	put_string(w, p->test_fault);
-	for (size_t d = 0; d < pool->n_dirs; d++) {
-		put_string(w, pool->run_dirs[d]);
-		if (pool->shared_dirs)
-			put_string(w, pool->shared_dirs[d]);
+	put_string(w, ctx->libexec_dir);
+	put_string(w, ctx->test_fault);
+	for (size_t d = 0; d < ctx->n_dirs; d++) {
+		put_string(w, ctx->run_dirs[d]);
+		if (ctx->shared_dirs)
+			put_string(w, ctx->shared_dirs[d]);
 	}
 }
 
-size_t spawn_state_size(const struct user_pool *pool)
+size_t spawn_state_size(const struct user_ctx *ctx)
 {
 	struct writer w = { NULL, 0 };
 
-	encode(pool, &w);
+	encode(ctx, &w);
 	return w.used;
 }
 
-void spawn_state_write(const struct user_pool *pool, void *buf)
+void spawn_state_write(const struct user_ctx *ctx, void *buf)
 {
 	struct writer w = { buf, 0 };
 
-	encode(pool, &w);
+	encode(ctx, &w);
 }
 
 /* Reads from buf; a read past the end sets bad and reads zeros. */
@@ -192,16 +192,21 @@ static int read_fixed(struct reader *r, struct spawn_image *img, char *err,
 	img->mix.file_size_set = f.file_size_set;
 	img->mix.pool_size_set = f.pool_size_set;
 	img->mix.layout = (enum scratch_layout)f.layout;
-	img->params.seed = f.seed;
-	img->params.timer_ns = f.timer_ns;
-	img->params.latency = f.latency;
-	img->params.n_cpus = f.n_cpus;
-	img->params.mode = MODE_PROCESS;
-	img->pool.max_users = f.max_users;
-	img->pool.n_dirs = f.n_dirs;
-	img->pool.parent = f.parent;
+	img->ctx.seed = f.seed;
+	img->ctx.timer_ns = f.timer_ns;
+	img->ctx.latency = f.latency;
+	img->ctx.n_cpus = f.n_cpus;
+	img->ctx.n_dirs = f.n_dirs;
+	img->ctx.parent = f.parent;
+	img->cpus = calloc(f.n_cpus ? f.n_cpus : 1, sizeof(*img->cpus));
+	img->run_dirs = calloc(f.n_dirs, sizeof(*img->run_dirs));
 	if (f.shared_dirs)
-		img->pool.shared_dirs = img->shared_dirs;
+		img->shared_dirs = calloc(f.n_dirs, sizeof(*img->shared_dirs));
+	if (!img->cpus || !img->run_dirs ||
+	    (f.shared_dirs && !img->shared_dirs)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -235,35 +240,51 @@ static int read_entries(struct reader *r, struct spawn_image *img, char *err,
 	return 0;
 }
 
+/* The strings after the entries: the user's paths and fault. */
+static void read_strings(struct reader *r, struct spawn_image *img)
+{
+	img->libexec_dir = get_string(r, true);
+	img->test_fault = get_string(r, false);
+	for (size_t d = 0; d < img->ctx.n_dirs; d++) {
+		img->run_dirs[d] = get_string(r, true);
+		if (img->shared_dirs)
+			img->shared_dirs[d] = get_string(r, true);
+	}
+}
+
+/* Points the image's context at what the image holds. */
+static void point_ctx(struct spawn_image *img)
+{
+	struct user_ctx *c = &img->ctx;
+
+	c->arena = &img->arena;
+	c->mix = &img->mix;
+	c->cpus = img->cpus;
+	c->run_dirs = (const char *const *)img->run_dirs;
+	c->shared_dirs = (const char *const *)img->shared_dirs;
+	c->libexec_dir = img->libexec_dir;
+	c->test_fault = img->test_fault;
+}
+
 int spawn_state_read(const void *buf, size_t len, struct spawn_image *img,
 		     char *err, size_t errlen)
 {
 	struct reader r = { buf, len, 0, false };
-	struct run_params *p = &img->params;
 
 	memset(img, 0, sizeof(*img));
 	img->arena.fd = -1;
 	if (read_fixed(&r, img, err, errlen))
-		return -1;
-	get(&r, p->cpus, p->n_cpus * sizeof(p->cpus[0]));
+		goto fail;
+	get(&r, img->cpus, img->ctx.n_cpus * sizeof(img->cpus[0]));
 	if (read_entries(&r, img, err, errlen))
 		goto fail;
-	p->libexec_dir = get_string(&r, true);
-	p->test_fault = get_string(&r, false);
-	for (size_t d = 0; d < img->pool.n_dirs; d++) {
-		img->run_dirs[d] = get_string(&r, true);
-		if (img->pool.shared_dirs)
-			img->shared_dirs[d] = get_string(&r, true);
-	}
+	read_strings(&r, img);
 	if (r.bad || r.at != len) {
 		snprintf(err, errlen, "run state of %zu bytes cut or overlong",
 			 len);
 		goto fail;
 	}
-	img->pool.arena = &img->arena;
-	img->pool.mix = &img->mix;
-	img->pool.params = p;
-	img->pool.run_dirs = img->run_dirs;
+	point_ctx(img);
 	return 0;
 fail:
 	spawn_image_free(img);
@@ -273,12 +294,17 @@ fail:
 void spawn_image_free(struct spawn_image *img)
 {
 	free(img->mix.entries);
-	free(img->params.libexec_dir);
-	free((char *)img->params.test_fault);
-	for (size_t d = 0; d < MAX_SCRATCH_DIRS; d++) {
-		free((char *)img->run_dirs[d]);
-		free((char *)img->shared_dirs[d]);
+	free(img->cpus);
+	free(img->libexec_dir);
+	free(img->test_fault);
+	for (size_t d = 0; d < img->ctx.n_dirs; d++) {
+		if (img->run_dirs)
+			free(img->run_dirs[d]);
+		if (img->shared_dirs)
+			free(img->shared_dirs[d]);
 	}
+	free(img->run_dirs);
+	free(img->shared_dirs);
 	memset(img, 0, sizeof(*img));
 	img->arena.fd = -1;
 }

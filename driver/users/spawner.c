@@ -13,7 +13,7 @@
 #include "driver/users/spawn_channel.h"
 #include "driver/users/spawn_state.h"
 #include "driver/users/spawner.h"
-#include "driver/users/users.h"
+#include "driver/users/pool.h"
 #include "driver/base/util.h"
 
 /*
@@ -59,9 +59,9 @@ static int channel_create(const struct user_pool *pool,
 			  struct spawn_channel **chp, size_t *bytes,
 			  off_t *offset)
 {
-	const struct arena *a = pool->arena;
+	const struct arena *a = pool->ctx.arena;
 	size_t state_at = spawn_channel_state_offset(pool->max_users);
-	size_t state_bytes = spawn_state_size(pool);
+	size_t state_bytes = spawn_state_size(&pool->ctx);
 	struct spawn_channel *ch;
 
 	*bytes = state_at + state_bytes;
@@ -74,7 +74,7 @@ static int channel_create(const struct user_pool *pool,
 		return errno;
 	ch->state_offset = state_at;
 	ch->state_bytes = state_bytes;
-	spawn_state_write(pool, (char *)ch + state_at);
+	spawn_state_write(&pool->ctx, (char *)ch + state_at);
 	*chp = ch;
 	return 0;
 }
@@ -90,11 +90,11 @@ struct spawner_cmd {
 static int spawner_cmd(const struct user_pool *pool, off_t offset,
 		       struct spawner_cmd *cmd)
 {
-	snprintf(cmd->fd_arg, sizeof(cmd->fd_arg), "%d", pool->arena->fd);
+	snprintf(cmd->fd_arg, sizeof(cmd->fd_arg), "%d", pool->ctx.arena->fd);
 	snprintf(cmd->offset_arg, sizeof(cmd->offset_arg), "%lld",
 		 (long long)offset);
 	return path_join(cmd->path, sizeof(cmd->path),
-			 pool->params->libexec_dir, USERS_PROGRAM_NAME)
+			 pool->ctx.libexec_dir, USERS_PROGRAM_NAME)
 		       ? 0
 		       : ENAMETOOLONG;
 }
@@ -175,7 +175,7 @@ int spawner_start(struct user_pool *pool)
 	/* It leads a group of its own; every user is born in it. */
 	pid = process_fork(SIGKILL);
 	if (pid == 0)
-		spawner_exec(&cmd, pool->arena->fd, ch);
+		spawner_exec(&cmd, pool->ctx.arena->fd, ch);
 	if (pid < 0) {
 		err = errno;
 		munmap(ch, bytes);

@@ -16,7 +16,7 @@ struct spawner {
 	size_t ch_bytes;
 };
 
-/* Starts the spawner, aimsweep-users from pool->params->libexec_dir,
+/* Starts the spawner, aimsweep-users from pool->ctx.libexec_dir,
  * the leader of the users' process group, and waits until it is ready;
  * pool->spawner and pool->pgid are set. 0, or an errno value: EMFILE
  * when the descriptor limit leaves it none to start with, ECHILD when it

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "driver/users/test_fault.h"
-#include "driver/users/users.h"
+#include "driver/users/user_ctx.h"
 #include "driver/base/util.h"
 
 static void sleep_s(double seconds)

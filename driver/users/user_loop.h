@@ -1,35 +1,54 @@
-/* driver/users/user_loop.h: how the pool starts a user: as a process, or as a thread of the thread process. */
+/* driver/users/user_loop.h: the measured loop of a user, and how it times one op in N. */
 #ifndef AIMSWEEP_USER_LOOP_H
 #define AIMSWEEP_USER_LOOP_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "driver/users/users.h"
+#include "driver/measure/arena.h"
+#include "jobs/job.h"
+
+/* What timing may cost, as a share of the ops it stands for, estimated
+ * from the clock reads alone: 0.2%. Recording a sample into the histogram
+ * costs about as much again, so that the whole cost of latency stays under
+ * half a percent of the cheapest job's ops. */
+#define SAMPLE_BUDGET_PERMILLE 2
+#define SAMPLE_EVERY_MAX 1024
+
+/* Failed ops of one job in a row after which its user gives up: a job
+ * that can only fail (a full disk, no descriptors left) must not turn the
+ * level into a silent busy loop of failures, even while other jobs of
+ * the mix still succeed. */
+#define ERROR_STREAK_MAX 1000
+
+/* One mix entry as a user runs it. The job's functions are copied in,
+ * so that an op reads no job table. */
+struct user_entry {
+	int (*run)(void *state);
+	int (*prepare)(void *state);	/* NULL: none */
+	const struct job *job;
+	void *state;
+	struct entry_counters *counters;
+	/* An AIM7 job's count of inner operations (counters->inner), NULL
+	 * for a micro job. */
+	uint64_t *progress;
+	struct hist *hist;	/* NULL without latency */
+	uint32_t sample_every;	/* time one op in this many */
+	uint32_t countdown;	/* ops until the next timed one */
+	unsigned int streak;	/* failed ops in a row */
+	bool ready;		/* init() succeeded */
+};
 
 /*
- * What a process that forks users sets up once, for each user to inherit
- * (aimsweep-users does it before its first fork, the thread process for
- * its threads): the users' process group, terminal signals and SIGPIPE
- * ignored, SIGCHLD as the default. Each fork then saves the system calls,
- * and the page faults into the C library's code that a new process's
- * first call of each takes.
+ * Runs the entries in `order` (len of them, at least one) until the stop
+ * word names generation gen; NULL, or the entry whose ERROR_STREAK_MAX
+ * failures in a row ended the loop. A lone micro job gets a loop of its
+ * own, which touches no shared page per op.
  */
-void users_inherited_setup(struct user_pool *pool);
-
-/* In a child the spawner just forked: becomes user `user`, which joins the
- * first level called after generation gen_seen and serves every level
- * that calls it until the driver says quit. */
-void user_process_main(struct user_pool *pool, unsigned int user,
-		       uint32_t gen_seen) __attribute__((noreturn));
-
-/*
- * Thread mode: in a child the pool just forked, the one process that
- * holds every user as a thread, so that users share one address space
- * (brk and mmap contend on its lock). It starts the threads each level
- * after gen_seen needs, as the pool forks processes in process mode; a
- * thread that fails ends itself and is started anew for the next level.
- */
-void thread_proc_main(struct user_pool *pool, uint32_t gen_seen)
-	__attribute__((noreturn));
+struct user_entry *user_loop_run(const struct arena_header *hdr, uint32_t gen,
+				 struct user_entry *entries,
+				 const uint16_t *order, size_t len,
+				 uint64_t timer_ns);
 
 #endif

@@ -16,8 +16,7 @@
 #include "driver/base/process.h"
 #include "driver/users/spawn_channel.h"
 #include "driver/users/spawn_state.h"
-#include "driver/users/user_loop.h"
-#include "driver/users/users.h"
+#include "driver/users/user_life.h"
 
 /*
  * Run by the driver alone (driver/users/spawner.c), as
@@ -48,7 +47,7 @@ static pid_t fork_for_parent(void)
 }
 
 /* Forks the users of request number req; in the child, becomes one. */
-static void spawn_users(struct user_pool *pool, struct spawn_channel *ch,
+static void spawn_users(const struct user_ctx *ctx, struct spawn_channel *ch,
 			uint32_t req)
 {
 	uint32_t first = __atomic_load_n(&ch->first, __ATOMIC_RELAXED);
@@ -63,9 +62,9 @@ static void spawn_users(struct user_pool *pool, struct spawn_channel *ch,
 			break;
 		pid = fork_for_parent();
 		if (pid == 0) {
-			if (arena_attach_slot(pool->arena, first + i))
+			if (arena_attach_slot(ctx->arena, first + i))
 				_exit(USER_EXIT_SETUP);
-			user_process_main(pool, first + i, gen_seen);
+			user_process_main(ctx, first + i, gen_seen);
 		}
 		if (pid < 0) {
 			err = errno;
@@ -94,7 +93,7 @@ static void spawner_priority(void)
 }
 
 __attribute__((noreturn))
-static void spawner_loop(struct user_pool *pool, struct spawn_channel *ch)
+static void spawner_loop(const struct user_ctx *ctx, struct spawn_channel *ch)
 {
 	uint32_t seen = 0, req;
 
@@ -107,7 +106,7 @@ static void spawner_loop(struct user_pool *pool, struct spawn_channel *ch)
 			continue;
 		}
 		seen = req;
-		spawn_users(pool, ch, req);
+		spawn_users(ctx, ch, req);
 	}
 }
 
@@ -190,10 +189,10 @@ int main(int argc, char **argv)
 		__atomic_store_n(&ch->start_err, err, __ATOMIC_RELEASE);
 		return 1;
 	}
-	process_child_setup(image.pool.parent, SIGKILL);
+	process_child_setup(image.ctx.parent, SIGKILL);
 	spawner_priority();
-	image.pool.pgid = getpid();
-	users_inherited_setup(&image.pool);
+	/* The spawner leads the users' group (driver/users/spawner.c). */
+	users_inherited_setup(getpid());
 	__atomic_store_n(&ch->ready, 1, __ATOMIC_RELEASE);
-	spawner_loop(&image.pool, ch);
+	spawner_loop(&image.ctx, ch);
 }

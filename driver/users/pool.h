@@ -1,28 +1,19 @@
-/* driver/users/users.h: the users: the pool the driver runs (pool.c) and the loop each user runs (user_loop.c). */
-#ifndef AIMSWEEP_USERS_H
-#define AIMSWEEP_USERS_H
+/* driver/users/pool.h: the driver's side of the users: having them forked, calling them to a level, waiting for them at each step. */
+#ifndef AIMSWEEP_POOL_H
+#define AIMSWEEP_POOL_H
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
-#include "driver/measure/arena.h"
 #include "driver/base/params.h"
-#include "driver/base/process.h"
 #include "driver/measure/result.h"
+#include "driver/measure/run_record.h"
 #include "driver/users/spawner.h"
-#include "driver/base/workfile.h"
-
-/* Exit statuses of a user process; anything else is a failure too. */
-enum {
-	USER_EXIT_OK = 0,
-	USER_EXIT_SETUP = 3,	/* could not set itself up (reason in slot) */
-	USER_EXIT_JOB_INIT = 4,	/* a job's init() failed (reason in slot) */
-	USER_EXIT_ORPHAN = 5,	/* the driver was gone before it started */
-	USER_EXIT_TEST_FAULT = 6, /* injected with AIMSWEEP_TEST_FAULT */
-	USER_EXIT_JOB_ERRORS = 7, /* ERROR_STREAK_MAX failed ops in a row */
-};
+#include "driver/users/user_ctx.h"
 
 /*
  * Users are forked once and serve every level that needs them: level N+1
@@ -33,16 +24,10 @@ enum {
  * otherwise fork sum(levels) processes instead of max(levels).
  */
 struct user_pool {
-	struct arena *arena;
-	const struct mix *mix;
-	const struct run_params *params;
-	/* The run's private scratch directories, one per -d; user u works
-	 * in run_dirs[u % n_dirs], in its own subdirectory, or in
-	 * shared_dirs[u % n_dirs] with LAYOUT_SHARED. */
-	const char *const *run_dirs;
-	const char *const *shared_dirs;	/* NULL unless LAYOUT_SHARED */
-	size_t n_dirs;
-	pid_t parent;
+	/* All a user sees of the run; the rest is the driver's. */
+	struct user_ctx ctx;
+	enum user_mode mode;
+	double grace_s;		/* for the messages of stuck users */
 	/* Users form one process group of their own, so the driver reaps
 	 * them, and only them, with waitpid(-pgid): other children (a hook,
 	 * perf) are waited for by their own code. */
@@ -62,6 +47,19 @@ struct user_pool {
 	uint32_t threads_failed_seen;
 };
 
+/* What the pool's users work with, from the driver's run. */
+struct pool_run {
+	struct arena *arena;	/* for arena->max_users users */
+	const struct mix *mix;
+	const struct run_params *params;
+	const struct run_record *record;
+	/* The run's scratch directories, n_dirs of each; shared_dirs are
+	 * used with LAYOUT_SHARED. */
+	const char *const *run_dirs;
+	const char *const *shared_dirs;
+	size_t n_dirs;
+};
+
 /* One level as the pool runs it. */
 struct level_run {
 	unsigned int users;
@@ -73,20 +71,16 @@ struct level_run {
 	struct rusage_sum rusage;
 };
 
-/* What timing may cost, as a share of the ops it stands for, estimated
- * from the clock reads alone: 0.2%. Recording a sample into the histogram
- * costs about as much again, so that the whole cost of latency stays under
- * half a percent of the cheapest job's ops. */
-#define SAMPLE_BUDGET_PERMILLE 2
-#define SAMPLE_EVERY_MAX 1024
-
-/* Bytes of loop state each user keeps in its arena slot for this mix. */
-size_t users_loop_bytes(const struct mix *mix);
-int users_pool_init(struct user_pool *pool, unsigned int max_users);
-/* Once the pool's run fields are set, before the driver allocates what
- * grows with the users: in process mode, starts the spawner. 0, or an
- * errno value. */
-int users_pool_start(struct user_pool *pool);
+/*
+ * Sets the pool up for run's users and, in process mode, starts the
+ * spawner, which takes the arena's file; the driver's descriptor of it
+ * is closed then, whatever happened. 0, or an errno value with what
+ * failed in err: EMFILE when the descriptor limit leaves the spawner
+ * none to start with. Before the driver allocates what grows with the
+ * users: the spawner is a fork of the driver until its exec.
+ */
+int users_pool_start(struct user_pool *pool, const struct pool_run *run,
+		     char *err, size_t errlen);
 /* Ends every user (grace_s to exit, then SIGKILL; in an interrupted run
  * no later than INTERRUPT_GRACE_NS after the signal) and frees the pool. */
 void users_pool_shutdown(struct user_pool *pool, double grace_s);
