@@ -41,9 +41,16 @@ jq_check "$json" '[.levels[].lock_profile | .method == "bpf" and
 	"every level's method is the collector, from t0"
 jq_check "$json" '[.levels[] | (.lock_profile.covered_s - .window_s) |
 	fabs < 0.01 * 2] | all' "each level covers its window, within 1%"
-jq_check "$json" '[.levels[].lock_profile | .lost_events == 0 and
-	.lost.callers_full == 0 and .lost.tasks_full == 0] | all' \
-	"no event lost"
+# Nothing is lost for want of room. An end the program cannot pair is
+# counted (no_begin): its begin ran while another BPF program held that
+# CPU, or before the collector attached, which a busy machine makes
+# happen now and then; a pairing that failed would lose most ends.
+jq_check "$json" '[.levels[] | .lock_profile as $p |
+	([.lock_contention[].contended] | add // 0) as $seen |
+	$p.lost.callers_full == 0 and $p.lost.tasks_full == 0 and
+	$p.lost_events == $p.lost.no_begin and
+	$p.lost.no_begin <= 2 + $seen / 100] | all' \
+	"no wait lost for want of room, and almost every end paired"
 jq_check "$json" '[.levels[].lock_contention | length <= 10] | all' \
 	"at most --lock-profile-top (10) entries"
 jq_check "$json" '[.levels[].lock_contention[] |
