@@ -1,4 +1,4 @@
-# tests/man-options.sh: aimsweep.1 documents every option of run's table, and no other.
+# tests/man-options.sh: aimsweep.1 documents every option of run's table, and no other, and every option of the other commands' tables.
 . "$(dirname "$0")/lib.sh"
 
 man=$AIMSWEEP_SRCDIR/aimsweep.1
@@ -66,4 +66,34 @@ for name in $(grep -oE -- "--[a-z][-a-z]*" "$test_dir/tags" | sort -u); do
 done
 [ -z "$extra" ] ||
 	fail "aimsweep.1's OPTIONS has options run --help does not:$extra"
+
+# The other commands' options, from their --help, which their tables
+# make ("  -f, --format FORMAT" or "  --noise PCT"): each is named in
+# that command's paragraph under COMMANDS, the .TP whose tag starts with
+# the command's name. Only this way: those paragraphs also name run's
+# options.
+missing=
+for cmd in report compare plot list; do
+	expect_status 0 run_aimsweep "$cmd" --help
+	sed -n 's/^  \(-[A-Za-z], \)\{0,1\}--\([a-z][-a-z]*\).*/\2/p' \
+		"$test_dir/stdout" | grep -vx help >"$test_dir/$cmd.options"
+	[ -s "$test_dir/$cmd.options" ] ||
+		fail "no options read from $cmd --help; has its layout changed?"
+	awk -v cmd="$cmd" '
+	/^\.SH / { in_commands = ($2 == "COMMANDS"); next }
+	!in_commands { next }
+	/^\.TP/ { tag = 1; next }
+	tag { tag = 0; mine = ($2 == cmd) }
+	mine { print }' "$man" |
+		sed -e 's/\\%//g' -e 's/\\f[BIPR]//g' -e 's/\\-/-/g' \
+		>"$test_dir/$cmd.para"
+	[ -s "$test_dir/$cmd.para" ] ||
+		fail "aimsweep.1's COMMANDS has no paragraph for $cmd"
+	while read -r name; do
+		grep -qE -- "(^|[^-a-z])--$name([^-a-z]|\$)" \
+			"$test_dir/$cmd.para" || missing="$missing $cmd --$name"
+	done <"$test_dir/$cmd.options"
+done
+[ -z "$missing" ] ||
+	fail "options not in their command's paragraph of aimsweep.1's COMMANDS:$missing"
 pass
