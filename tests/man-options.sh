@@ -1,4 +1,4 @@
-# tests/man-options.sh: aimsweep.1 documents every option of run's table, and no other, and every option of the other commands' tables.
+# tests/man-options.sh: aimsweep.1 documents every option of run's table, and no other, every option of the other commands' tables, and every micro job.
 . "$(dirname "$0")/lib.sh"
 
 man=$AIMSWEEP_SRCDIR/aimsweep.1
@@ -96,4 +96,19 @@ for cmd in report compare plot list; do
 done
 [ -z "$missing" ] ||
 	fail "options not in their command's paragraph of aimsweep.1's COMMANDS:$missing"
+# Every micro job has its own paragraph under JOBS (a .TP tagged with its
+# name); the AIM7 catalog is described by `list jobs -v`, from its rows.
+"$AIMSWEEP" list jobs | awk '/^# [0-9]+ micro jobs/ { on = 1; next }
+	/^#/ { on = 0 } on && NF { print $1 }' >"$test_dir/micro"
+[ -s "$test_dir/micro" ] || fail "list jobs shows no micro job; has its layout changed?"
+awk '/^\.SH / { on = ($2 == "JOBS"); next }
+	on && /^\.TP/ { tag = 1; next }
+	tag { tag = 0; print $2 }' "$man" >"$test_dir/job-tags"
+undocumented=
+while read -r job; do
+	grep -qx -- "$job" "$test_dir/job-tags" ||
+		undocumented="$undocumented $job"
+done <"$test_dir/micro"
+[ -z "$undocumented" ] ||
+	fail "micro jobs without their paragraph under aimsweep.1's JOBS:$undocumented"
 pass
