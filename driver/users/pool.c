@@ -49,8 +49,8 @@ static void pool_fill_ctx(struct user_pool *pool, const struct pool_run *run)
 	pool->grace_s = p->grace_s;
 }
 
-int users_pool_start(struct user_pool *pool, const struct pool_run *run,
-		     char *err, size_t errlen)
+int pool_start(struct user_pool *pool, const struct pool_run *run,
+	       char *err, size_t errlen)
 {
 	unsigned int max_users = run->arena->max_users;
 	int rc = 0;
@@ -164,8 +164,8 @@ static int fork_users(struct user_pool *pool, struct level_run *lr,
 	return 0;
 }
 
-int users_level_begin(struct user_pool *pool, struct level_run *lr,
-		      unsigned int users)
+int pool_level_begin(struct user_pool *pool, struct level_run *lr,
+		     unsigned int users)
 {
 	struct arena_header *hdr = pool->ctx.arena->hdr;
 	uint32_t gen_now = __atomic_load_n(&hdr->level_gen, __ATOMIC_RELAXED);
@@ -200,7 +200,7 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 	return fork_users(pool, lr, gen_now);
 }
 
-int users_check(struct user_pool *pool, struct level_run *lr)
+int pool_check(struct user_pool *pool, struct level_run *lr)
 {
 	pool_reap_exited(pool, lr);
 	pool_check_threads(pool, lr);
@@ -249,7 +249,7 @@ static int wait_all(struct user_pool *pool, struct level_run *lr,
 			deadline = now_ns() + limit;
 		}
 		/* A user that exits here failed to set up, or crashed. */
-		if (users_check(pool, lr) || run_interrupted)
+		if (pool_check(pool, lr) || run_interrupted)
 			return -1;
 		if (now_ns() > deadline) {
 			level_run_fail(lr, "only %u of %u users %s, and none more for %.0f s",
@@ -260,25 +260,25 @@ static int wait_all(struct user_pool *pool, struct level_run *lr,
 	}
 }
 
-int users_wait_ready(struct user_pool *pool, struct level_run *lr)
+int pool_wait_ready(struct user_pool *pool, struct level_run *lr)
 {
 	return wait_all(pool, lr, &pool->ctx.arena->hdr->ready,
 			"reached the start gate");
 }
 
-int users_wait_through(struct user_pool *pool, struct level_run *lr)
+int pool_wait_through(struct user_pool *pool, struct level_run *lr)
 {
 	return wait_all(pool, lr, &pool->ctx.arena->hdr->passed,
 			"came through the start gate");
 }
 
-void users_release(struct user_pool *pool, struct level_run *lr)
+void pool_release(struct user_pool *pool, struct level_run *lr)
 {
 	__atomic_store_n(&pool->ctx.arena->hdr->gate, lr->gen, __ATOMIC_RELEASE);
 	gate_wake_all(&pool->ctx.arena->hdr->gate);
 }
 
-void users_stop(struct user_pool *pool, struct level_run *lr)
+void pool_stop(struct user_pool *pool, struct level_run *lr)
 {
 	struct arena_header *hdr = pool->ctx.arena->hdr;
 
@@ -286,7 +286,7 @@ void users_stop(struct user_pool *pool, struct level_run *lr)
 	/* Users still at the gate (a level that never started) must come
 	 * through it to see the stop word and park, and those through it
 	 * waiting for the others must stop waiting. */
-	users_release(pool, lr);
+	pool_release(pool, lr);
 	__atomic_store_n(&hdr->all_through, lr->gen, __ATOMIC_RELEASE);
 	gate_wake_all(&hdr->all_through);
 }
@@ -377,8 +377,8 @@ static void wait_parked(struct user_pool *pool, struct level_run *lr,
 	}
 }
 
-void users_level_end(struct user_pool *pool, struct level_run *lr,
-		     double grace_s)
+void pool_level_end(struct user_pool *pool, struct level_run *lr,
+		    double grace_s)
 {
 	wait_parked(pool, lr, grace_s);
 	pool_kill_stuck(pool, lr);
@@ -388,7 +388,7 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 				   &arena_slot(pool->ctx.arena, u)->rusage);
 }
 
-void users_pool_shutdown(struct user_pool *pool, double grace_s)
+void pool_shutdown(struct user_pool *pool, double grace_s)
 {
 	struct arena_header *hdr;
 	uint64_t deadline = process_deadline_in(grace_s);
