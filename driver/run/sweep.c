@@ -83,11 +83,12 @@ static int setup_users(struct sweep *s, unsigned int max_users)
 		.shared_dirs = s->shared_dirs, .n_dirs = s->n_scratch,
 	}, err, sizeof(err));
 	if (rc) {
-		msg_error("%s", err);
 		/* Too few descriptors is a limit of the run's, like one the
 		 * driver itself meets in setting up. */
-		return rc == EMFILE || rc == ENFILE ? EXIT_USAGE
-						    : EXIT_RUN_FAILED;
+		rc = errno == EMFILE || errno == ENFILE ? EXIT_USAGE
+							: EXIT_RUN_FAILED;
+		msg_error("%s", err);
+		return rc;
 	}
 	rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries) ? errno : 0;
 	if (!rc)

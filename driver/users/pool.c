@@ -57,9 +57,10 @@ int pool_start(struct user_pool *pool, const struct pool_run *run,
 
 	pool->pids = calloc(max_users ? max_users : 1, sizeof(*pool->pids));
 	if (!pool->pids) {
-		rc = ENOMEM;
-		snprintf(err, errlen, "cannot allocate counters for %u users: %s",
-			 max_users, strerror(rc));
+		rc = err_set(err, errlen,
+			     "cannot allocate counters for %u users: %s",
+			     max_users, strerror(ENOMEM));
+		errno = ENOMEM;
 		goto out;
 	}
 	pool->max_users = max_users;
@@ -67,15 +68,9 @@ int pool_start(struct user_pool *pool, const struct pool_run *run,
 	pool_fill_ctx(pool, run);
 	pool_end_init(pool);
 	if (pool->mode == MODE_PROCESS)
-		rc = spawner_start(pool);
-	if (rc)
-		snprintf(err, errlen,
-			 "cannot start %s/%s, the process that forks the users: %s",
-			 pool->ctx.libexec_dir, USERS_PROGRAM_NAME,
-			 rc == ECHILD ? "it ended before it was ready" :
-					strerror(rc));
+		rc = spawner_start(pool, err, errlen);
 out:
-	/* Whoever maps the arena anew has its file by now. */
+	/* Whoever maps the arena anew has its file by now; errno is kept. */
 	arena_close_fd(run->arena);
 	return rc;
 }

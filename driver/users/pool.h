@@ -74,10 +74,11 @@ struct level_run {
 /*
  * Sets the pool up for run's users and, in process mode, starts the
  * spawner, which takes the arena's file; the driver's descriptor of it
- * is closed then, whatever happened. 0, or an errno value with what
- * failed in err: EMFILE when the descriptor limit leaves the spawner
- * none to start with. Before the driver allocates what grows with the
- * users: the spawner is a fork of the driver until its exec.
+ * is closed then, whatever happened. 0, or -1 with what failed in err
+ * and errno the cause: EMFILE when the descriptor limit leaves the
+ * spawner none to start with (spawner_start()). Before the driver
+ * allocates what grows with the users: the spawner is a fork of the
+ * driver until its exec.
  */
 int pool_start(struct user_pool *pool, const struct pool_run *run,
 	       char *err, size_t errlen);

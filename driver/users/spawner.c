@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,7 +155,8 @@ static int spawner_wait_ready(struct spawn_channel *ch, pid_t pid)
 	return err ? err : ECHILD;
 }
 
-int spawner_start(struct user_pool *pool)
+/* spawner_start()'s steps: 0, or the errno value of the one that failed. */
+static int spawner_launch(struct user_pool *pool)
 {
 	struct spawn_channel *ch = NULL;
 	struct spawner_cmd cmd;
@@ -189,6 +191,21 @@ int spawner_start(struct user_pool *pool)
 	pool->pgid = pid;
 	pool->spawner = (struct spawner){ pid, ch, bytes };
 	return 0;
+}
+
+int spawner_start(struct user_pool *pool, char *err, size_t errlen)
+{
+	int cause = spawner_launch(pool);
+
+	if (!cause)
+		return 0;
+	err_set(err, errlen,
+		"cannot start %s/%s, the process that forks the users: %s",
+		pool->ctx.libexec_dir, USERS_PROGRAM_NAME,
+		cause == ECHILD ? "it ended before it was ready" :
+				  strerror(cause));
+	errno = cause;
+	return -1;
 }
 
 /* Takes in the users the spawner has forked since the last look. */

@@ -16,12 +16,15 @@ struct spawner {
 	size_t ch_bytes;
 };
 
-/* Starts the spawner, aimsweep-users from pool->ctx.libexec_dir,
- * the leader of the users' process group, and waits until it is ready;
- * pool->spawner and pool->pgid are set. 0, or an errno value: EMFILE
- * when the descriptor limit leaves it none to start with, ECHILD when it
- * ended without saying why (its message is on standard error). */
-int spawner_start(struct user_pool *pool);
+/*
+ * Starts the spawner, aimsweep-users from pool->ctx.libexec_dir, the
+ * leader of the users' process group, and waits until it is ready;
+ * pool->spawner and pool->pgid are set. 0, or -1 with what failed in err
+ * and errno the cause, for a caller that tells a limit from a failure:
+ * EMFILE when the descriptor limit leaves it none to start with, ECHILD
+ * when it ended without saying why (its message is on standard error).
+ */
+int spawner_start(struct user_pool *pool, char *err, size_t errlen);
 
 /*
  * Has the spawner fork users first..first+count-1, each joining the
