@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,16 +73,6 @@ out:
 	arena_close_fd(run->arena);
 	return rc;
 }
-static void describe_nproc(char *buf, size_t len)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NPROC, &rl) || rl.rlim_cur == RLIM_INFINITY)
-		snprintf(buf, len, "RLIMIT_NPROC unlimited");
-	else
-		snprintf(buf, len, "RLIMIT_NPROC is %llu",
-			 (unsigned long long)rl.rlim_cur);
-}
 
 /* Counts a child the pool just forked, in the users' process group. Both
  * sides set the group, so that neither depends on who runs first; a group
@@ -128,9 +117,8 @@ static int fork_thread_proc(struct user_pool *pool, struct level_run *lr,
 static int fork_users(struct user_pool *pool, struct level_run *lr,
 		      uint32_t gen_now)
 {
-	char why[REASON_LEN / 2], limit[64];
-	unsigned int u = 0, first, forked;
-	int err;
+	char why[REASON_LEN];
+	unsigned int u = 0, first;
 
 	while (u < lr->users) {
 		if (pool->pids[u]) {
@@ -139,20 +127,12 @@ static int fork_users(struct user_pool *pool, struct level_run *lr,
 		}
 		for (first = u; u < lr->users && !pool->pids[u]; u++)
 			;
-		err = spawner_fork(pool, first, u - first, gen_now, &forked,
-				   why, sizeof(why));
-		if (!err)
+		if (!spawner_fork(pool, first, u - first, lr->users, gen_now,
+				  why, sizeof(why)))
 			continue;
 		if (run_interrupted)
 			return -1;
-		if (err > 0) {
-			describe_nproc(limit, sizeof(limit));
-			level_run_fail(lr, "cannot fork user %u of %u: %s (%s)",
-				   first + forked, lr->users, strerror(err),
-				   limit);
-		} else {
-			level_run_fail(lr, "%s", why);
-		}
+		level_run_fail(lr, "%s", why);
 		lr->end_ramp = true;
 		return -1;
 	}
