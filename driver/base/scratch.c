@@ -184,24 +184,20 @@ int scratch_create(struct scratch *s, const char *base, char *err,
 	} else if (getcwd(cwd, sizeof(cwd))) {
 		n = snprintf(s->base, sizeof(s->base), "%s/%s", cwd, base);
 	} else {
-		n = errno;
-		snprintf(err, errlen,
-			 "scratch directory %s: cannot tell the working directory it is in: %s",
-			 base, strerror(n));
-		return n;
+		return err_set(err, errlen,
+			       "scratch directory %s: cannot tell the working directory it is in: %s",
+			       base, strerror(errno));
 	}
-	if (n < 0 || (size_t)n >= sizeof(s->base) - 32) {
-		snprintf(err, errlen, "scratch directory %s: path too long",
-			 base);
-		return ENAMETOOLONG;
-	}
+	if (n < 0 || (size_t)n >= sizeof(s->base) - 32)
+		return err_set(err, errlen,
+			       "scratch directory %s: path too long", base);
 	snprintf(s->dir, sizeof(s->dir), "%s/" SCRATCH_PREFIX "XXXXXX",
 		 s->base);
 	if (!mkdtemp(s->dir)) {
-		snprintf(err, errlen, "cannot create scratch directory in %s: %s",
-			 base, strerror(errno));
+		err_set(err, errlen, "cannot create scratch directory in %s: %s",
+			base, strerror(errno));
 		s->dir[0] = '\0';
-		return errno;
+		return -1;
 	}
 	/* The owner file lets a later run tell a stale directory (its
 	 * driver was killed) from one in use: the driver's pid and when it
@@ -210,8 +206,8 @@ int scratch_create(struct scratch *s, const char *base, char *err,
 	fd = open(owner, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		snprintf(err, errlen, "cannot write %s: %s", owner,
-			 strerror(errno));
+		err_set(err, errlen, "cannot write %s: %s", owner,
+			strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		/* It holds the owner file at most: unlink() and rmdir()
@@ -220,7 +216,7 @@ int scratch_create(struct scratch *s, const char *base, char *err,
 		unlink(owner);
 		rmdir(s->dir);
 		s->dir[0] = '\0';
-		return EIO;
+		return -1;
 	}
 	fprintf(f, "%ld %llu\n", (long)getpid(), proc_start_ticks(getpid()));
 	fclose(f);
@@ -262,10 +258,14 @@ static void walk_depth_first(const char *path,
 	nftw(path, fn, 1, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
+/* 0, or -1 with errno EBUSY when path is still there. */
 static int remove_tree(const char *path)
 {
 	walk_depth_first(path, remove_entry);
-	return access(path, F_OK) == 0 ? EBUSY : 0;
+	if (access(path, F_OK))
+		return 0;
+	errno = EBUSY;
+	return -1;
 }
 
 int scratch_clear(const struct scratch *s)
@@ -278,12 +278,14 @@ int scratch_clear(const struct scratch *s)
 	/* What is left must be the owner file alone. */
 	d = opendir(s->dir);
 	if (!d)
-		return errno;
+		return -1;
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
 		    strcmp(de->d_name, SCRATCH_OWNER_FILE))
-			rc = EBUSY;
+			rc = -1;
 	closedir(d);
+	if (rc)
+		errno = EBUSY;
 	return rc;
 }
 

@@ -34,12 +34,16 @@ void scratch_probe_fs(const char *base, struct scratch_fs *fs);
  */
 #define SCRATCH_TMPFS "/dev/shm"
 const char *scratch_default_base(void);
-/* Creates the private directory and its owner file. */
+/* Creates the private directory and its owner file; 0, or -1 with what
+ * failed in err. */
 int scratch_create(struct scratch *s, const char *base, char *err,
 		   size_t errlen);
-/* Removes what the users left in the directory between two levels. */
+/* Removes what the users left in the directory between two levels; 0, or
+ * -1 when something is left (errno EBUSY, or opendir()'s): the caller,
+ * which knows when, names the directory. */
 int scratch_clear(const struct scratch *s);
-/* Removes the directory and everything in it. */
+/* Removes the directory and everything in it; 0, or -1 with errno EBUSY
+ * when it is still there, for the caller to name. */
 int scratch_remove(struct scratch *s);
 /* Removes scratch directories in `base` whose owner process is gone (left
  * by a driver killed with SIGKILL); reports each one on stderr. Returns the

@@ -108,7 +108,7 @@ void capture_run_free(struct capture_run *run);
 
 /*
  * Called while the level's users wait at the gate (after
- * users_wait_ready(), before users_release()). Makes level_dir (0755) and
+ * pool_wait_ready(), before pool_release()). Makes level_dir (0755) and
  * prepares each capture in order. Does nothing when run is NULL (no
  * capture was asked for). -1 with the reason in err: the level fails with
  * it; call capture_abort() or capture_finish() anyway.
@@ -125,7 +125,7 @@ void capture_start(struct level_capture *c, uint64_t t0_ns);
 void capture_stop(struct level_capture *c, uint64_t t1_ns);
 
 /*
- * After users_level_end() and after the level's status is settled (the
+ * After pool_level_end() and after the level's status is settled (the
  * collector has run): ends everything the captures started and reads
  * their results into level. A capture that failed turns an ok level into
  * a failed one, with the reason.

@@ -205,21 +205,12 @@ static int read_report(const char *path, size_t top, struct cpu_profile *prof,
 	FILE *f = fopen(path, "re");
 	int rc;
 
-	if (!f) {
-		snprintf(err, errlen, "cpu profile: cannot read %s: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	rc = cpu_report_parse(f, top, prof);
+	if (!f)
+		return err_set(err, errlen, "cpu profile: cannot read %s: %s",
+			       path, strerror(errno));
+	rc = cpu_report_parse(f, path, top, prof, err, errlen);
 	fclose(f);
-	if (rc == EBADMSG)
-		snprintf(err, errlen,
-			 "cpu profile: %s lacks the header '# Overhead Samples Symbol' of perf 6.1's report",
-			 path);
-	else if (rc)
-		snprintf(err, errlen, "cpu profile: cannot read %s: %s", path,
-			 strerror(rc));
-	return rc ? -1 : 0;
+	return rc;
 }
 
 /* Removes what the check left in its directory, and the directory. */

@@ -114,7 +114,7 @@ static int add_line(struct report_state *st, double pct, uint64_t samples)
 					     &st->cap_lines, sizeof(*v));
 
 	if (!v)
-		return ENOMEM;
+		return -1;
 	st->lines = v;
 	st->lines[st->n_lines++] = (struct report_line){ pct, samples };
 	return 0;
@@ -134,7 +134,7 @@ static int add_symbol(struct report_state *st, const char *name,
 		s = room_for_one(st->syms, st->n_syms, &st->cap_syms,
 				 sizeof(*s));
 		if (!s)
-			return ENOMEM;
+			return -1;
 		st->syms = s;
 		s = &st->syms[st->n_syms++];
 		memset(s, 0, sizeof(*s));
@@ -145,7 +145,8 @@ static int add_symbol(struct report_state *st, const char *name,
 	return 0;
 }
 
-/* "    17.09%           361  [k] find_get_block_common". */
+/* "    17.09%           361  [k] find_get_block_common"; -1 when out of
+ * memory, 0 when the line is read or dropped. */
 static int read_symbol_line(char *line, struct report_state *st)
 {
 	char *p = line, *end, *name;
@@ -243,7 +244,8 @@ static void judge(struct report_state *st, uint64_t total)
 	}
 }
 
-int cpu_report_parse(FILE *f, size_t top, struct cpu_profile *out)
+int cpu_report_parse(FILE *f, const char *path, size_t top,
+		     struct cpu_profile *out, char *err, size_t errlen)
 {
 	struct report_state st = { .out = out };
 	uint64_t total = 0;
@@ -268,13 +270,18 @@ int cpu_report_parse(FILE *f, size_t top, struct cpu_profile *out)
 		else if (st.header && line[strspn(line, " \t\r\n")])
 			rc = read_symbol_line(line, &st);
 	}
-	if (!rc && !st.header)
-		rc = EBADMSG;
+	if (rc)
+		err_set(err, errlen, "cpu profile: cannot read %s: %s", path,
+			strerror(ENOMEM));
+	else if (!st.header)
+		rc = err_set(err, errlen,
+			     "cpu profile: %s lacks the header '# Overhead Samples Symbol' of perf 6.1's report",
+			     path);
 	if (rc) {
 		free(st.lines);
 		free(st.syms);
 		memset(out, 0, sizeof(*out));
-		return rc;
+		return -1;
 	}
 	for (size_t i = 0; i < st.n_lines; i++)
 		total += st.lines[i].samples;

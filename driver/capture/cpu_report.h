@@ -20,9 +20,11 @@
  * and [.] is such a line). A report that makes no sense is rejected: no
  * samples, a count in the header that the lines do not add up to, or a
  * percentage that does not match its line's samples; out->rejected says
- * why and out has no symbols. Returns 0, EBADMSG when the column header
- * never came (not the report we know), or ENOMEM.
+ * why and out has no symbols, and that is no error. Returns 0, or -1 with
+ * why in err (naming the report as path) when the column header never
+ * came (not the report we know) or memory ran out.
  */
-int cpu_report_parse(FILE *f, size_t top, struct cpu_profile *out);
+int cpu_report_parse(FILE *f, const char *path, size_t top,
+		     struct cpu_profile *out, char *err, size_t errlen);
 
 #endif

@@ -301,7 +301,8 @@ int lock_bpf_read(struct lock_bpf *b, const struct ksyms *ks, size_t top,
 				     &open, &n_open);
 	if (!rc)
 		rc = lock_bpf_report(totals, n_totals, open, n_open, b->t0_ns,
-				     b->t1_ns, ks, read_stack, b, top, out);
+				     b->t1_ns, ks, read_stack, b, top,
+				     out) ? errno : 0;
 	if (rc)
 		snprintf(err, errlen,
 			 "cannot read the in-kernel lock collector's maps: %s",

@@ -115,8 +115,8 @@ typedef size_t (*lock_bpf_stack_fn)(void *ctx, int32_t stack_id,
  * waits still in progress at t1 (their time counts, not their number, as
  * they did not end in the window), merged by caller and type. A stack's
  * caller is its first frame outside the kernel's lock and scheduler code,
- * after the tracepoint's own frames; "[unknown]" when it has none. 0 or
- * ENOMEM.
+ * after the tracepoint's own frames; "[unknown]" when it has none. 0, or
+ * -1 with errno ENOMEM (as lock_report_add()).
  */
 int lock_bpf_report(const struct lock_bpf_total *totals, size_t n_totals,
 		    const struct lock_bpf_wait *open, size_t n_open,

@@ -180,7 +180,7 @@ int lock_bpf_report(const struct lock_bpf_total *totals, size_t n_totals,
 	memset(out, 0, sizeof(*out));
 	v = malloc((n_totals + n_open + 1) * sizeof(*v));
 	if (!v)
-		return ENOMEM;
+		return -1;
 	if (n_totals)
 		memcpy(v, totals, n_totals * sizeof(*v));
 	for (size_t i = 0; i < n_open; i++)
@@ -190,7 +190,8 @@ int lock_bpf_report(const struct lock_bpf_total *totals, size_t n_totals,
 	free(v);
 	if (rc) {
 		lock_report_discard(&b);
-		return rc;
+		errno = ENOMEM;
+		return -1;
 	}
 	lock_report_finish(&b, top, out);
 	return 0;

@@ -1,5 +1,4 @@
 /* driver/capture/lock_report.c: a level's lock report, built from call stacks by either lock collector. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +70,13 @@ int lock_report_add(struct lock_report_builder *b, const char *caller,
 	if (!e) {
 		e = new_entry(b, caller, type, lock);
 		if (!e)
-			return ENOMEM;
+			return -1;
 	} else if (strcmp(e->lock, lock)) {
 		e->lock[0] = '\0';
 	}
 	rows = realloc(e->rows, (e->n_rows + 1) * sizeof(*rows));
 	if (!rows)
-		return ENOMEM;
+		return -1;
 	e->rows = rows;
 	e->rows[e->n_rows++] = *row;
 	e->contended += row->contended;

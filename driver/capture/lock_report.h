@@ -22,7 +22,10 @@ struct lock_report_builder {
 /*
  * Adds one call stack's waits (row) to the entry of its caller and lock
  * type, made when new. lock is the static lock's name, or "": an entry
- * keeps a name only while all its rows agree on it. 0 or ENOMEM.
+ * keeps a name only while all its rows agree on it. 0, or -1 with errno
+ * ENOMEM, as the allocations of docs/architecture.md's "One way to fail":
+ * running out of memory is its only failure, and its caller names what
+ * it was reading.
  */
 int lock_report_add(struct lock_report_builder *b, const char *caller,
 		    const char *type, const char *lock,

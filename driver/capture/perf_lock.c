@@ -416,7 +416,8 @@ static bool unpaired(const struct lock_row *row, uint64_t capture_ns)
 }
 
 /* Reads the report's lines into *lines (malloc()ed), each with the call
- * stack printed under it. */
+ * stack printed under it. 0, or the errno value of why not: EBADMSG when
+ * the header never came, ENOMEM; capture_parse_contention() says which. */
 static int read_report(FILE *f, struct report_line **lines, size_t *n_lines)
 {
 	struct report_line *v = NULL, *grown, *cur = NULL;
@@ -468,8 +469,10 @@ static int read_report(FILE *f, struct report_line **lines, size_t *n_lines)
 	return header ? 0 : EBADMSG;
 }
 
-int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
-			     const struct ksyms *ks, struct lock_report *out)
+int capture_parse_contention(FILE *f, const char *path, uint64_t capture_ns,
+			     size_t top, const struct ksyms *ks,
+			     struct lock_report *out, char *err,
+			     size_t errlen)
 {
 	struct lock_report_builder b = { 0 };
 	struct report_line *lines;
@@ -485,12 +488,17 @@ int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
 		else
 			rc = lock_report_add(&b, lines[i].caller,
 					     lines[i].type, "",
-					     &lines[i].row);
+					     &lines[i].row) ? ENOMEM : 0;
 	}
 	free(lines);
 	if (rc) {
 		lock_report_discard(&b);
-		return rc;
+		if (rc == EBADMSG)
+			return err_set(err, errlen,
+				       "lock profile: %s lacks the header 'contended total wait max wait avg wait type caller' of perf 6.1's report",
+				       path);
+		return err_set(err, errlen, "lock profile: cannot read %s: %s",
+			       path, strerror(rc));
 	}
 	lock_report_finish(&b, top, out);
 	out->dropped = dropped;
@@ -502,7 +510,7 @@ int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
 static void perf_report(struct level_capture *c, struct lock_level *l,
 			struct level_result *level)
 {
-	char path[PATH_MAX + 32], st[48];
+	char path[PATH_MAX + 32], st[48], err[PATH_MAX + 256];
 	char *argv[] = {
 		"perf", "lock", "contention", "-i", l->perf_data,
 		/* Fixed fields and order, most total wait first, each
@@ -550,16 +558,13 @@ static void perf_report(struct level_capture *c, struct lock_level *l,
 			      strerror(errno));
 		return;
 	}
-	rc = capture_parse_contention(f, (uint64_t)(l->profile_s * 1e9),
+	rc = capture_parse_contention(f, path,
+				      (uint64_t)(l->profile_s * 1e9),
 				      c->params->lock_profile_top, l->ksyms,
-				      &report);
+				      &report, err, sizeof(err));
 	fclose(f);
-	if (rc == EBADMSG)
-		capture_error(c, "lock profile: %s lacks the header 'contended total wait max wait avg wait type caller' of perf 6.1's report",
-			      path);
-	else if (rc)
-		capture_error(c, "lock profile: cannot read %s: %s", path,
-			      strerror(rc));
+	if (rc)
+		capture_error(c, "%s", err);
 	else {
 		level->lock_profiled = true;
 		level->locks = report.entries;

@@ -40,11 +40,13 @@ extern const struct capture_ops perf_lock_capture;
  * -v can be a frame further out); without, perf's. The rest are
  * merged by caller and type (contended and total wait summed, max wait
  * the largest, avg recomputed, each line kept as a row), and the `top`
- * entries with the most total wait kept, most first. Returns 0, EBADMSG
- * when the header never came (that is not the report we know), or
- * ENOMEM.
+ * entries with the most total wait kept, most first. Returns 0, or -1
+ * with why in err (naming the report as path) when the header never came
+ * (that is not the report we know) or memory ran out.
  */
-int capture_parse_contention(FILE *f, uint64_t capture_ns, size_t top,
-			     const struct ksyms *ks, struct lock_report *out);
+int capture_parse_contention(FILE *f, const char *path, uint64_t capture_ns,
+			     size_t top, const struct ksyms *ks,
+			     struct lock_report *out, char *err,
+			     size_t errlen);
 
 #endif

@@ -132,6 +132,7 @@ static int run_exec(int argc, char **argv)
 	struct config config;
 	struct mix mix = { 0 };
 	cJSON *params = NULL;
+	char err[1024];
 	int rc;
 
 	rc = cli_parse_run(argc, argv, &p, &config);
@@ -140,8 +141,11 @@ static int run_exec(int argc, char **argv)
 		return rc == CLI_HELP_SHOWN ? EXIT_OK : rc;
 	}
 	rc = load_mix(&p, &config, &mix);
-	if (!rc)
-		rc = limits_check(&p, mix.n_entries, users_loop_bytes(&mix));
+	if (!rc && limits_check(&p, mix.n_entries, users_loop_bytes(&mix), err,
+				sizeof(err))) {
+		msg_error("%s", err);
+		rc = EXIT_USAGE;
+	}
 	/* --check-limits asks no more than that: nothing is made. */
 	if (rc || p.check_limits)
 		goto out;

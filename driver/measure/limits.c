@@ -36,9 +36,10 @@ static long tasks_now(void)
 }
 
 /* Whether `users` more tasks fit under the kernel's limit on tasks named
- * kernel.KEY, with `tasks` running; a message naming the value the level
- * needs when they do not. */
-static bool tasks_fit(unsigned int users, const char *key, long tasks)
+ * kernel.KEY, with `tasks` running: 0, or -1 with the value the level
+ * needs in err. */
+static int tasks_fit(unsigned int users, const char *key, long tasks,
+		     char *err, size_t errlen)
 {
 	char path[64];
 	long limit, need = (long)users + tasks + TASK_MARGIN;
@@ -46,11 +47,11 @@ static bool tasks_fit(unsigned int users, const char *key, long tasks)
 	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", key);
 	limit = process_read_long(path, -1);
 	if (limit <= 0 || need <= limit)
-		return true;
-	msg_error("a level of %u users is more than this machine allows: kernel.%s is %ld and %ld tasks exist, leaving %ld; raise it to at least %ld (sysctl -w kernel.%s=%ld)",
-		  users, key, limit, tasks, limit - tasks - TASK_MARGIN, need,
-		  key, need);
-	return false;
+		return 0;
+	return err_set(err, errlen,
+		       "a level of %u users is more than this machine allows: kernel.%s is %ld and %ld tasks exist, leaving %ld; raise it to at least %ld (sysctl -w kernel.%s=%ld)",
+		       users, key, limit, tasks, limit - tasks - TASK_MARGIN,
+		       need, key, need);
 }
 
 /*
@@ -61,16 +62,17 @@ static bool tasks_fit(unsigned int users, const char *key, long tasks)
  * and the process's own mappings besides.
  */
 #define MAPS_PER_THREAD 4L
-static bool maps_fit(const struct run_params *p, unsigned int users)
+static int maps_fit(const struct run_params *p, unsigned int users,
+		    char *err, size_t errlen)
 {
 	long limit = process_read_long("/proc/sys/vm/max_map_count", -1);
 	long need = MAPS_PER_THREAD * users + MAP_MARGIN;
 
 	if (p->mode != MODE_THREAD || limit <= 0 || need <= limit)
-		return true;
-	msg_error("a level of %u users is more than this machine allows in thread mode: vm.max_map_count is %ld mappings and the level needs %ld; raise it to at least %ld (sysctl -w vm.max_map_count=%ld)",
-		  users, limit, need, need, need);
-	return false;
+		return 0;
+	return err_set(err, errlen,
+		       "a level of %u users is more than this machine allows in thread mode: vm.max_map_count is %ld mappings and the level needs %ld; raise it to at least %ld (sysctl -w vm.max_map_count=%ld)",
+		       users, limit, need, need, need);
 }
 
 /*
@@ -102,9 +104,10 @@ static long long mem_available(void)
 	return kib < 0 ? -1 : kib * 1024;
 }
 
-/* Whether a level of `users` fits in the memory available now. */
-static bool memory_fits(const struct run_params *p, unsigned int users,
-			size_t arena_bytes)
+/* Whether a level of `users` fits in the memory available now: 0, or -1
+ * with what it needs in err. */
+static int memory_fits(const struct run_params *p, unsigned int users,
+		       size_t arena_bytes, char *err, size_t errlen)
 {
 	long long per_user = p->mode == MODE_THREAD ? USER_BYTES_THREAD :
 						      USER_BYTES_PROCESS;
@@ -113,42 +116,42 @@ static bool memory_fits(const struct run_params *p, unsigned int users,
 			 (long long)arena_bytes;
 
 	if (avail < 0 || need <= avail)
-		return true;
-	msg_error("a level of %u users needs about %lld MiB of memory (%lld KiB a user in %s mode and half as much again as a margin, and %zu MiB of counters) and %lld MiB is available (MemAvailable in /proc/meminfo); free memory or run fewer users",
-		  users, need >> 20, per_user >> 10,
-		  p->mode == MODE_THREAD ? "thread" : "process",
-		  arena_bytes >> 20, avail >> 20);
-	return false;
+		return 0;
+	return err_set(err, errlen,
+		       "a level of %u users needs about %lld MiB of memory (%lld KiB a user in %s mode and half as much again as a margin, and %zu MiB of counters) and %lld MiB is available (MemAvailable in /proc/meminfo); free memory or run fewer users",
+		       users, need >> 20, per_user >> 10,
+		       p->mode == MODE_THREAD ? "thread" : "process",
+		       arena_bytes >> 20, avail >> 20);
 }
 
 int limits_check(const struct run_params *p, size_t n_entries,
-		 size_t loop_bytes)
+		 size_t loop_bytes, char *err, size_t errlen)
 {
 	size_t arena_bytes;
 	unsigned int max = params_max_users(p), procs, kdamonds;
 	long tasks = tasks_now();
 	struct rlimit rl;
 
-	if (!tasks_fit(max, "pid_max", tasks) ||
-	    !tasks_fit(max, "threads-max", tasks) || !maps_fit(p, max))
-		return EXIT_USAGE;
+	if (tasks_fit(max, "pid_max", tasks, err, errlen) ||
+	    tasks_fit(max, "threads-max", tasks, err, errlen) ||
+	    maps_fit(p, max, err, errlen))
+		return -1;
 	/* RLIMIT_NPROC counts every process of the user, the driver and, in
 	 * process mode, the spawner among them; root is exempt. */
 	procs = max + (p->mode == MODE_THREAD ? 1 : 2);
 	if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &rl) == 0 &&
-	    rl.rlim_cur != RLIM_INFINITY && (rlim_t)procs > rl.rlim_cur) {
-		msg_error("a level of %u users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is %llu processes; raise it to at least %u (ulimit -u %u)",
-			  max, (unsigned long long)rl.rlim_cur, procs, procs);
-		return EXIT_USAGE;
-	}
+	    rl.rlim_cur != RLIM_INFINITY && (rlim_t)procs > rl.rlim_cur)
+		return err_set(err, errlen,
+			       "a level of %u users is more than this machine allows: RLIMIT_NPROC (ulimit -u) is %llu processes; raise it to at least %u (ulimit -u %u)",
+			       max, (unsigned long long)rl.rlim_cur, procs,
+			       procs);
 	arena_bytes = arena_size_for(max, n_entries, loop_bytes, p->latency);
-	if (arena_bytes > SIZE_MAX / 4) {
-		msg_error("a level of %u users needs more counter memory than this machine can map",
-			  max);
-		return EXIT_USAGE;
-	}
-	if (!memory_fits(p, max, arena_bytes))
-		return EXIT_USAGE;
+	if (arena_bytes > SIZE_MAX / 4)
+		return err_set(err, errlen,
+			       "a level of %u users needs more counter memory than this machine can map",
+			       max);
+	if (memory_fits(p, max, arena_bytes, err, errlen))
+		return -1;
 	/* Not a limit, but it can stall such a level: see host_kdamonds(). */
 	if (max > KDAMOND_WARN_USERS && (kdamonds = host_kdamonds()))
 		msg_warn("DAMON is monitoring this machine's memory (%u kdamond thread%s): "

@@ -11,11 +11,11 @@
 
 /* Checks the levels against what this machine allows (kernel.pid_max,
  * kernel.threads-max, RLIMIT_NPROC, vm.max_map_count in thread mode, the
- * counters' memory), for a mix of
- * n_entries whose users keep loop_bytes each in the arena; EXIT_USAGE
- * after a message when a level cannot run, a warning when one can
- * stall. */
+ * counters' memory), for a mix of n_entries whose users keep loop_bytes
+ * each in the arena. 0 when every level can run, with a warning printed
+ * when one can stall; -1 with the limit and how to raise it in err when
+ * one cannot. */
 int limits_check(const struct run_params *p, size_t n_entries,
-		 size_t loop_bytes);
+		 size_t loop_bytes, char *err, size_t errlen);
 
 #endif

@@ -1,6 +1,7 @@
 /* driver/output/plot_data.c: plot's data: a result's lines, panel by panel. */
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,10 +347,33 @@ static int plot_job_p99(struct plot_data *d, const struct plot_result *r,
 	return 0;
 }
 
+/*
+ * Where the series `name` is among the *n entries of v, each of `size`
+ * bytes and starting with its name (name_len bytes): its index, or a
+ * zeroed entry added at the end when it is new; -1 when it is new and v
+ * holds PLOT_MAX_NAMES already. The lock and CPU symbol panels rank their
+ * series by what each adds up over the levels, and draw the top ones.
+ */
+static long series_index(void *v, size_t *n, size_t size, size_t name_len,
+			 const char *name)
+{
+	char *at = v;
+
+	for (size_t k = 0; k < *n; k++, at += size)
+		if (!strcmp(at, name))
+			return (long)k;
+	if (*n == PLOT_MAX_NAMES)
+		return -1;
+	memset(at, 0, size);
+	snprintf(at, name_len, "%s", name);
+	return (long)(*n)++;
+}
+
 struct lock_total {
-	char name[LOCK_LABEL_LEN];
+	char name[LOCK_LABEL_LEN];	/* first: see series_index() */
 	double wait_ns;
 };
+_Static_assert(offsetof(struct lock_total, name) == 0, "name first");
 
 static int cmp_lock_total(const void *x, const void *y)
 {
@@ -383,23 +407,16 @@ static int plot_locks(struct plot_data *d, const struct plot_result *r,
 			const char *name = lock_entry_label(e, buf,
 							    sizeof(buf));
 			double w = lock_entry_wait_ns(e);
-			size_t k;
+			long k;
 
 			if (scanned++ >= PLOT_MAX_LOCKS_SCANNED)
 				break;
 			if (!name || isnan(w))
 				continue;
-			for (k = 0; k < n_locks; k++)
-				if (!strcmp(locks[k].name, name))
-					break;
-			if (k == n_locks) {
-				if (n_locks == PLOT_MAX_NAMES)
-					continue;
-				snprintf(locks[n_locks].name,
-					 sizeof(locks[0].name), "%s", name);
-				locks[n_locks++].wait_ns = 0;
-			}
-			locks[k].wait_ns += w;
+			k = series_index(locks, &n_locks, sizeof(locks[0]),
+					 sizeof(locks[0].name), name);
+			if (k >= 0)
+				locks[k].wait_ns += w;
 		}
 	}
 	qsort(locks, n_locks, sizeof(locks[0]), cmp_lock_total);
@@ -445,10 +462,11 @@ static double symbol_share_pct(const cJSON *root, const cJSON *level,
 }
 
 struct symbol_peak {
-	char name[300];
+	char name[300];		/* first: see series_index() */
 	double top_share;	/* at the level of the most users */
 	double max_share;	/* at any level */
 };
+_Static_assert(offsetof(struct symbol_peak, name) == 0, "name first");
 
 static int cmp_symbol_peak(const void *x, const void *y)
 {
@@ -506,21 +524,16 @@ static int plot_cpu_symbols(struct plot_data *d, const struct plot_result *r,
 			const char *name = symbol_series(e, buf, sizeof(buf));
 			double share = symbol_share_pct(r->root, l, e,
 							name ? name : "");
-			size_t k;
+			long k;
 
 			if (scanned++ >= PLOT_MAX_LOCKS_SCANNED)
 				break;
 			if (!name || isnan(share))
 				continue;
-			for (k = 0; k < n_syms; k++)
-				if (!strcmp(syms[k].name, name))
-					break;
-			if (k == n_syms) {
-				if (n_syms == PLOT_MAX_NAMES)
-					continue;
-				snprintf(syms[n_syms++].name,
-					 sizeof(syms[0].name), "%s", name);
-			}
+			k = series_index(syms, &n_syms, sizeof(syms[0]),
+					 sizeof(syms[0].name), name);
+			if (k < 0)
+				continue;
 			if (l == top)
 				syms[k].top_share = share;
 			if (share > syms[k].max_share)

@@ -504,8 +504,10 @@ int report_print(FILE *f, const cJSON *root, enum report_format fmt,
 		print_default(f, root, source);
 	} else if (fmt == REPORT_JSON) {
 		text = cJSON_Print(root);
-		if (!text)
-			return ENOMEM;
+		if (!text) {
+			errno = ENOMEM;
+			return -1;
+		}
 		fprintf(f, "%s\n", text);
 		free(text);
 	} else {
@@ -525,7 +527,7 @@ int report_file(const char *path, enum report_format fmt)
 		msg_error("%s", err);
 		return EXIT_RUN_FAILED;
 	}
-	rc = report_print(stdout, root, fmt, path);
+	rc = report_print(stdout, root, fmt, path) ? errno : 0;
 	cJSON_Delete(root);
 	if (rc) {
 		msg_error("report: %s: %s", path, strerror(rc));

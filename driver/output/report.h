@@ -28,8 +28,8 @@ bool report_format_parse(const char *name, enum report_format *fmt);
  * result_parse() or from result_to_json(): only its levels array's shape
  * is relied upon, every other value may be missing. `source` names the
  * file in the default format's header (NULL: no such line). Returns 0, or
- * ENOMEM when the JSON text could not be built; write errors are left in
- * ferror(f) for the caller.
+ * -1 with errno ENOMEM when the JSON text could not be built; write errors
+ * are left in ferror(f) for the caller.
  */
 int report_print(FILE *f, const cJSON *root, enum report_format fmt,
 		 const char *source);

@@ -36,7 +36,7 @@ static bool warm_up(struct sweep *s, struct level_run *lr, uint64_t deadline)
 	for (uint64_t t = now_ns(); t < deadline; t = now_ns()) {
 		if (!sleep_until_ns(deadline - t > step ? t + step : deadline,
 				    &run_interrupted) ||
-		    users_check(&s->pool, lr))
+		    pool_check(&s->pool, lr))
 			return false;
 	}
 	return true;
@@ -81,7 +81,7 @@ static bool settle(struct sweep *s, struct level_run *lr, unsigned int users,
 	uint64_t warmup = (uint64_t)(s->params->warmup_s * NSEC_PER_SEC);
 
 	return warm_up(s, lr, t_gate + warmup) &&
-	       !users_wait_through(&s->pool, lr) &&
+	       !pool_wait_through(&s->pool, lr) &&
 	       warm_up(s, lr, last_through_ns(&s->arena, users, t_gate) +
 				      warmup / 2);
 }
@@ -154,8 +154,8 @@ bool level_measure(struct sweep *s, unsigned int users, size_t index,
 	level_tag(tag, sizeof(tag), p, users, repeat);
 	progress_show("%s: starting", tag);
 	t_start = now_ns();
-	if (users_level_begin(&s->pool, &lr, users) ||
-	    users_wait_ready(&s->pool, &lr))
+	if (pool_level_begin(&s->pool, &lr, users) ||
+	    pool_wait_ready(&s->pool, &lr))
 		goto stop;
 	level->start_s = (double)(now_ns() - t_start) / NSEC_PER_SEC;
 	result_dir_level(&s->dir, p, users, index, repeat, level_dir,
@@ -168,7 +168,7 @@ bool level_measure(struct sweep *s, unsigned int users, size_t index,
 	}
 
 	t_gate = now_ns();
-	users_release(&s->pool, &lr);
+	pool_release(&s->pool, &lr);
 	progress_show("%s: warm-up", tag);
 	if (!settle(s, &lr, users, t_gate))
 		goto stop;
@@ -183,8 +183,8 @@ bool level_measure(struct sweep *s, unsigned int users, size_t index,
 stop:
 	t_stop = now_ns();
 	progress_show("%s: stopping", tag);
-	users_stop(&s->pool, &lr);
-	users_level_end(&s->pool, &lr, p->grace_s);
+	pool_stop(&s->pool, &lr);
+	pool_level_end(&s->pool, &lr, p->grace_s);
 	level_outcome(s, &lr, users, level, measured, t_gate, t_stop);
 	level_tidy(s, &cap, level);
 	return !lr.end_ramp;

@@ -77,17 +77,18 @@ static int setup_users(struct sweep *s, unsigned int max_users)
 		return no_counters(max_users, rc);
 	/* The spawner is a fork of the driver until its exec: before the
 	 * driver's arrays for N users, that copy is a small one. */
-	rc = users_pool_start(&s->pool, &(struct pool_run){
+	rc = pool_start(&s->pool, &(struct pool_run){
 		.arena = &s->arena, .mix = s->mix, .params = p,
 		.record = &s->result.record, .run_dirs = s->run_dirs,
 		.shared_dirs = s->shared_dirs, .n_dirs = s->n_scratch,
 	}, err, sizeof(err));
 	if (rc) {
-		msg_error("%s", err);
 		/* Too few descriptors is a limit of the run's, like one the
 		 * driver itself meets in setting up. */
-		return rc == EMFILE || rc == ENFILE ? EXIT_USAGE
-						    : EXIT_RUN_FAILED;
+		rc = errno == EMFILE || errno == ENFILE ? EXIT_USAGE
+							: EXIT_RUN_FAILED;
+		msg_error("%s", err);
+		return rc;
 	}
 	rc = snapshot_alloc(&s->t0, max_users, s->mix->n_entries) ? errno : 0;
 	if (!rc)
@@ -132,7 +133,7 @@ static int sweep_setup(struct sweep *s)
 
 static void sweep_cleanup(struct sweep *s)
 {
-	users_pool_shutdown(&s->pool, s->params->grace_s);
+	pool_shutdown(&s->pool, s->params->grace_s);
 	for (size_t i = 0; i < s->n_scratch; i++)
 		if (scratch_remove(&s->scratch[i]))
 			msg_error("could not remove scratch directory %s",

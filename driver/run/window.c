@@ -120,7 +120,7 @@ bool window_sample(struct sweep *s, struct level_run *lr, unsigned int users,
 			next += step;
 		/* A user that failed ends the level at the next sample, not
 		 * after the whole window (up to an hour). */
-		if (users_check(&s->pool, lr))
+		if (pool_check(&s->pool, lr))
 			return false;
 		/* Not after t1: the terminal write could block, and the
 		 * window's CPU and latency are still being counted. */

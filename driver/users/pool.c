@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,17 +48,18 @@ static void pool_fill_ctx(struct user_pool *pool, const struct pool_run *run)
 	pool->grace_s = p->grace_s;
 }
 
-int users_pool_start(struct user_pool *pool, const struct pool_run *run,
-		     char *err, size_t errlen)
+int pool_start(struct user_pool *pool, const struct pool_run *run,
+	       char *err, size_t errlen)
 {
 	unsigned int max_users = run->arena->max_users;
 	int rc = 0;
 
 	pool->pids = calloc(max_users ? max_users : 1, sizeof(*pool->pids));
 	if (!pool->pids) {
-		rc = ENOMEM;
-		snprintf(err, errlen, "cannot allocate counters for %u users: %s",
-			 max_users, strerror(rc));
+		rc = err_set(err, errlen,
+			     "cannot allocate counters for %u users: %s",
+			     max_users, strerror(ENOMEM));
+		errno = ENOMEM;
 		goto out;
 	}
 	pool->max_users = max_users;
@@ -67,27 +67,11 @@ int users_pool_start(struct user_pool *pool, const struct pool_run *run,
 	pool_fill_ctx(pool, run);
 	pool_end_init(pool);
 	if (pool->mode == MODE_PROCESS)
-		rc = spawner_start(pool);
-	if (rc)
-		snprintf(err, errlen,
-			 "cannot start %s/%s, the process that forks the users: %s",
-			 pool->ctx.libexec_dir, USERS_PROGRAM_NAME,
-			 rc == ECHILD ? "it ended before it was ready" :
-					strerror(rc));
+		rc = spawner_start(pool, err, errlen);
 out:
-	/* Whoever maps the arena anew has its file by now. */
+	/* Whoever maps the arena anew has its file by now; errno is kept. */
 	arena_close_fd(run->arena);
 	return rc;
-}
-static void describe_nproc(char *buf, size_t len)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NPROC, &rl) || rl.rlim_cur == RLIM_INFINITY)
-		snprintf(buf, len, "RLIMIT_NPROC unlimited");
-	else
-		snprintf(buf, len, "RLIMIT_NPROC is %llu",
-			 (unsigned long long)rl.rlim_cur);
 }
 
 /* Counts a child the pool just forked, in the users' process group. Both
@@ -133,9 +117,8 @@ static int fork_thread_proc(struct user_pool *pool, struct level_run *lr,
 static int fork_users(struct user_pool *pool, struct level_run *lr,
 		      uint32_t gen_now)
 {
-	char why[REASON_LEN / 2], limit[64];
-	unsigned int u = 0, first, forked;
-	int err;
+	char why[REASON_LEN];
+	unsigned int u = 0, first;
 
 	while (u < lr->users) {
 		if (pool->pids[u]) {
@@ -144,28 +127,20 @@ static int fork_users(struct user_pool *pool, struct level_run *lr,
 		}
 		for (first = u; u < lr->users && !pool->pids[u]; u++)
 			;
-		err = spawner_fork(pool, first, u - first, gen_now, &forked,
-				   why, sizeof(why));
-		if (!err)
+		if (!spawner_fork(pool, first, u - first, lr->users, gen_now,
+				  why, sizeof(why)))
 			continue;
 		if (run_interrupted)
 			return -1;
-		if (err > 0) {
-			describe_nproc(limit, sizeof(limit));
-			level_run_fail(lr, "cannot fork user %u of %u: %s (%s)",
-				   first + forked, lr->users, strerror(err),
-				   limit);
-		} else {
-			level_run_fail(lr, "%s", why);
-		}
+		level_run_fail(lr, "%s", why);
 		lr->end_ramp = true;
 		return -1;
 	}
 	return 0;
 }
 
-int users_level_begin(struct user_pool *pool, struct level_run *lr,
-		      unsigned int users)
+int pool_level_begin(struct user_pool *pool, struct level_run *lr,
+		     unsigned int users)
 {
 	struct arena_header *hdr = pool->ctx.arena->hdr;
 	uint32_t gen_now = __atomic_load_n(&hdr->level_gen, __ATOMIC_RELAXED);
@@ -200,7 +175,7 @@ int users_level_begin(struct user_pool *pool, struct level_run *lr,
 	return fork_users(pool, lr, gen_now);
 }
 
-int users_check(struct user_pool *pool, struct level_run *lr)
+int pool_check(struct user_pool *pool, struct level_run *lr)
 {
 	pool_reap_exited(pool, lr);
 	pool_check_threads(pool, lr);
@@ -249,7 +224,7 @@ static int wait_all(struct user_pool *pool, struct level_run *lr,
 			deadline = now_ns() + limit;
 		}
 		/* A user that exits here failed to set up, or crashed. */
-		if (users_check(pool, lr) || run_interrupted)
+		if (pool_check(pool, lr) || run_interrupted)
 			return -1;
 		if (now_ns() > deadline) {
 			level_run_fail(lr, "only %u of %u users %s, and none more for %.0f s",
@@ -260,25 +235,25 @@ static int wait_all(struct user_pool *pool, struct level_run *lr,
 	}
 }
 
-int users_wait_ready(struct user_pool *pool, struct level_run *lr)
+int pool_wait_ready(struct user_pool *pool, struct level_run *lr)
 {
 	return wait_all(pool, lr, &pool->ctx.arena->hdr->ready,
 			"reached the start gate");
 }
 
-int users_wait_through(struct user_pool *pool, struct level_run *lr)
+int pool_wait_through(struct user_pool *pool, struct level_run *lr)
 {
 	return wait_all(pool, lr, &pool->ctx.arena->hdr->passed,
 			"came through the start gate");
 }
 
-void users_release(struct user_pool *pool, struct level_run *lr)
+void pool_release(struct user_pool *pool, struct level_run *lr)
 {
 	__atomic_store_n(&pool->ctx.arena->hdr->gate, lr->gen, __ATOMIC_RELEASE);
 	gate_wake_all(&pool->ctx.arena->hdr->gate);
 }
 
-void users_stop(struct user_pool *pool, struct level_run *lr)
+void pool_stop(struct user_pool *pool, struct level_run *lr)
 {
 	struct arena_header *hdr = pool->ctx.arena->hdr;
 
@@ -286,7 +261,7 @@ void users_stop(struct user_pool *pool, struct level_run *lr)
 	/* Users still at the gate (a level that never started) must come
 	 * through it to see the stop word and park, and those through it
 	 * waiting for the others must stop waiting. */
-	users_release(pool, lr);
+	pool_release(pool, lr);
 	__atomic_store_n(&hdr->all_through, lr->gen, __ATOMIC_RELEASE);
 	gate_wake_all(&hdr->all_through);
 }
@@ -377,8 +352,8 @@ static void wait_parked(struct user_pool *pool, struct level_run *lr,
 	}
 }
 
-void users_level_end(struct user_pool *pool, struct level_run *lr,
-		     double grace_s)
+void pool_level_end(struct user_pool *pool, struct level_run *lr,
+		    double grace_s)
 {
 	wait_parked(pool, lr, grace_s);
 	pool_kill_stuck(pool, lr);
@@ -388,7 +363,7 @@ void users_level_end(struct user_pool *pool, struct level_run *lr,
 				   &arena_slot(pool->ctx.arena, u)->rusage);
 }
 
-void users_pool_shutdown(struct user_pool *pool, double grace_s)
+void pool_shutdown(struct user_pool *pool, double grace_s)
 {
 	struct arena_header *hdr;
 	uint64_t deadline = process_deadline_in(grace_s);

@@ -74,36 +74,37 @@ struct level_run {
 /*
  * Sets the pool up for run's users and, in process mode, starts the
  * spawner, which takes the arena's file; the driver's descriptor of it
- * is closed then, whatever happened. 0, or an errno value with what
- * failed in err: EMFILE when the descriptor limit leaves the spawner
- * none to start with. Before the driver allocates what grows with the
- * users: the spawner is a fork of the driver until its exec.
+ * is closed then, whatever happened. 0, or -1 with what failed in err
+ * and errno the cause: EMFILE when the descriptor limit leaves the
+ * spawner none to start with (spawner_start()). Before the driver
+ * allocates what grows with the users: the spawner is a fork of the
+ * driver until its exec.
  */
-int users_pool_start(struct user_pool *pool, const struct pool_run *run,
-		     char *err, size_t errlen);
+int pool_start(struct user_pool *pool, const struct pool_run *run,
+	       char *err, size_t errlen);
 /* Ends every user (grace_s to exit, then SIGKILL; in an interrupted run
  * no later than INTERRUPT_GRACE_NS after the signal) and frees the pool. */
-void users_pool_shutdown(struct user_pool *pool, double grace_s);
+void pool_shutdown(struct user_pool *pool, double grace_s);
 
 /* Forks the users the level lacks and calls users 0..users-1 to it.
  * On failure records why in lr and returns -1; the level must still be
  * stopped and finished. */
-int users_level_begin(struct user_pool *pool, struct level_run *lr,
-		      unsigned int users);
+int pool_level_begin(struct user_pool *pool, struct level_run *lr,
+		     unsigned int users);
 /* Waits until every user of the level waits at the gate; -1 on a
  * failure or a signal. */
-int users_wait_ready(struct user_pool *pool, struct level_run *lr);
-void users_release(struct user_pool *pool, struct level_run *lr);
+int pool_wait_ready(struct user_pool *pool, struct level_run *lr);
+void pool_release(struct user_pool *pool, struct level_run *lr);
 /* Notes users that died or whose thread ended since the last look; -1
  * when the level has failed. Does not wait. */
-int users_check(struct user_pool *pool, struct level_run *lr);
+int pool_check(struct user_pool *pool, struct level_run *lr);
 /* Waits until every user of the level has come through the open gate;
  * -1 on a failure or a signal. */
-int users_wait_through(struct user_pool *pool, struct level_run *lr);
-void users_stop(struct user_pool *pool, struct level_run *lr);
+int pool_wait_through(struct user_pool *pool, struct level_run *lr);
+void pool_stop(struct user_pool *pool, struct level_run *lr);
 /* Waits grace_s for every user of the level to park; SIGKILLs the rest
  * and records each user that died or got stuck as a failure. */
-void users_level_end(struct user_pool *pool, struct level_run *lr,
-		     double grace_s);
+void pool_level_end(struct user_pool *pool, struct level_run *lr,
+		    double grace_s);
 
 #endif

@@ -4,7 +4,9 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -154,7 +156,8 @@ static int spawner_wait_ready(struct spawn_channel *ch, pid_t pid)
 	return err ? err : ECHILD;
 }
 
-int spawner_start(struct user_pool *pool)
+/* spawner_start()'s steps: 0, or the errno value of the one that failed. */
+static int spawner_launch(struct user_pool *pool)
 {
 	struct spawn_channel *ch = NULL;
 	struct spawner_cmd cmd;
@@ -191,6 +194,21 @@ int spawner_start(struct user_pool *pool)
 	return 0;
 }
 
+int spawner_start(struct user_pool *pool, char *err, size_t errlen)
+{
+	int cause = spawner_launch(pool);
+
+	if (!cause)
+		return 0;
+	err_set(err, errlen,
+		"cannot start %s/%s, the process that forks the users: %s",
+		pool->ctx.libexec_dir, USERS_PROGRAM_NAME,
+		cause == ECHILD ? "it ended before it was ready" :
+				  strerror(cause));
+	errno = cause;
+	return -1;
+}
+
 /* Takes in the users the spawner has forked since the last look. */
 static void spawner_take(struct user_pool *pool, unsigned int *forked)
 {
@@ -204,9 +222,9 @@ static void spawner_take(struct user_pool *pool, unsigned int *forked)
 }
 
 /* Waits for the spawner's answer to request req, taking in its users as
- * they come. 0 with the answer, -1 (reason set) when none will come. */
+ * they come. 0 with the answer, -1 with why in err when none will come. */
 static int spawner_wait(struct user_pool *pool, uint32_t req,
-			unsigned int *forked, char *reason, size_t len)
+			unsigned int *forked, char *err, size_t errlen)
 {
 	struct spawner *sp = &pool->spawner;
 	struct timespec look = { 0, SPAWN_LOOK_EVERY_NS };
@@ -229,35 +247,43 @@ static int spawner_wait(struct user_pool *pool, uint32_t req,
 		if (run_interrupted)
 			__atomic_store_n(&sp->ch->stop, 1, __ATOMIC_RELEASE);
 		/* Reaped later, as a member of the users' group. */
-		if (process_has_exited(sp->pid)) {
-			snprintf(reason, len,
-				 "the process that forks the users (pid %d) ended",
-				 (int)sp->pid);
-			return -1;
-		}
-		if (now_ns() > process_deadline(deadline)) {
-			snprintf(reason, len,
-				 "the process that forks the users (pid %d) forked none for %.0f s",
-				 (int)sp->pid, SPAWN_STALL_S);
-			return -1;
-		}
+		if (process_has_exited(sp->pid))
+			return err_set(err, errlen,
+				       "the process that forks the users (pid %d) ended",
+				       (int)sp->pid);
+		if (now_ns() > process_deadline(deadline))
+			return err_set(err, errlen,
+				       "the process that forks the users (pid %d) forked none for %.0f s",
+				       (int)sp->pid, SPAWN_STALL_S);
 		nanosleep(&look, NULL);
 	}
 }
 
+/* What RLIMIT_NPROC is, for the message of a fork that failed. */
+static void describe_nproc(char *buf, size_t len)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NPROC, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		snprintf(buf, len, "RLIMIT_NPROC unlimited");
+	else
+		snprintf(buf, len, "RLIMIT_NPROC is %llu",
+			 (unsigned long long)rl.rlim_cur);
+}
+
 int spawner_fork(struct user_pool *pool, unsigned int first,
-		 unsigned int count, uint32_t gen_seen, unsigned int *forked,
-		 char *reason, size_t len)
+		 unsigned int count, unsigned int users, uint32_t gen_seen,
+		 char *err, size_t errlen)
 {
 	struct spawner *sp = &pool->spawner;
 	struct spawn_channel *ch = sp->ch;
+	unsigned int forked = 0;
+	char limit[64];
 	uint32_t req;
 
-	*forked = 0;
-	if (!sp->pid) {
-		snprintf(reason, len, "the process that forks the users is gone");
-		return -1;
-	}
+	if (!sp->pid)
+		return err_set(err, errlen,
+			       "the process that forks the users is gone");
 	ch->first = first;
 	ch->count = count;
 	ch->gen_seen = gen_seen;
@@ -267,14 +293,16 @@ int spawner_fork(struct user_pool *pool, unsigned int first,
 	req = ch->req + 1;
 	__atomic_store_n(&ch->req, req, __ATOMIC_RELEASE);
 	gate_wake_all(&ch->req);
-	if (spawner_wait(pool, req, forked, reason, len))
+	if (spawner_wait(pool, req, &forked, err, errlen))
 		return -1;
-	if (ch->err)
-		return ch->err;
-	if (*forked < count) {
-		snprintf(reason, len, "interrupted");
-		return -1;
+	if (ch->err) {
+		describe_nproc(limit, sizeof(limit));
+		return err_set(err, errlen, "cannot fork user %u of %u: %s (%s)",
+			       first + forked, users, strerror(ch->err),
+			       limit);
 	}
+	if (forked < count)
+		return err_set(err, errlen, "interrupted");
 	return 0;
 }
 

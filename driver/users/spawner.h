@@ -16,23 +16,26 @@ struct spawner {
 	size_t ch_bytes;
 };
 
-/* Starts the spawner, aimsweep-users from pool->ctx.libexec_dir,
- * the leader of the users' process group, and waits until it is ready;
- * pool->spawner and pool->pgid are set. 0, or an errno value: EMFILE
- * when the descriptor limit leaves it none to start with, ECHILD when it
- * ended without saying why (its message is on standard error). */
-int spawner_start(struct user_pool *pool);
+/*
+ * Starts the spawner, aimsweep-users from pool->ctx.libexec_dir, the
+ * leader of the users' process group, and waits until it is ready;
+ * pool->spawner and pool->pgid are set. 0, or -1 with what failed in err
+ * and errno the cause, for a caller that tells a limit from a failure:
+ * EMFILE when the descriptor limit leaves it none to start with, ECHILD
+ * when it ended without saying why (its message is on standard error).
+ */
+int spawner_start(struct user_pool *pool, char *err, size_t errlen);
 
 /*
- * Has the spawner fork users first..first+count-1, each joining the
- * levels after gen_seen, and sets pool->pids[] of those it forked, in
- * order, in *forked. 0 when all were forked; an errno value when the
- * fork of user first + *forked failed; -1 when the spawner is gone or
- * stuck (reason[len] says which), or the run was interrupted.
+ * Has the spawner fork users first..first+count-1 of a level of `users`,
+ * each joining the levels after gen_seen, and sets pool->pids[] of those
+ * it forked. 0 when all were forked; -1 with why in err when a fork
+ * failed (which user, the errno text and RLIMIT_NPROC), when the spawner
+ * is gone or stuck, or when the run was interrupted.
  */
 int spawner_fork(struct user_pool *pool, unsigned int first,
-		 unsigned int count, uint32_t gen_seen, unsigned int *forked,
-		 char *reason, size_t len);
+		 unsigned int count, unsigned int users, uint32_t gen_seen,
+		 char *err, size_t errlen);
 
 /* Lets go of a spawner that has been reaped. */
 void spawner_forget(struct spawner *sp);
