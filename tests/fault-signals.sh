@@ -89,14 +89,15 @@ warm=$((exit_limit_ms / 1000 + 2))
 for sig_status in INT:130 TERM:143 HUP:129; do
 	sig=${sig_status%:*}
 	status=${sig_status#*:}
-	# Half a second into the warm-up of the second level, which ends
-	# $warm s after the first level is written at the soonest.
-	interrupt_at warm-up "$sig" "$status" 1 0.5 $((warm * 1000)) '[1]' \
-		--levels 1,2,3 -t 0.5 -w "$warm"
-	# The same in the first level: no level finished, an empty list.
-	# (The path does not depend on the signal: once is enough.)
-	[ "$sig" = INT ] && interrupt_at first-warm-up "$sig" "$status" 0 0.5 \
-		$((warm * 1000)) '[]' --levels 2,3 -t 0.5 -w "$warm"
+	# Half a second into the first level's warm-up: no level finished,
+	# an empty list.
+	interrupt_at first-warm-up "$sig" "$status" 0 0.5 $((warm * 1000)) \
+		'[]' --levels 2,3 -t 0.5 -w "$warm"
+	# The same in the second level's warm-up, which ends $warm s after
+	# the first level is written at the soonest: the first level is
+	# kept. (What is kept does not depend on the signal: once is enough.)
+	[ "$sig" = INT ] && interrupt_at warm-up "$sig" "$status" 1 0.5 \
+		$((warm * 1000)) '[1]' --levels 1,2,3 -t 0.5 -w "$warm"
 	# User 1 ignores the stop, so after the 2-user level's window
 	# (0.2 s warm-up + 0.5 s) the driver waits up to --grace for it,
 	# 1 s longer than the warm-up above: the signal lands about 1 s into
@@ -111,8 +112,8 @@ done
 # mask does not survive into the driver, so the signal still lands.
 # (env(1) of coreutils 8.31 or later blocks it.)
 if env --block-signal=INT true 2>/dev/null; then
-	START=--block-signal=INT interrupt_at blocked-by-parent INT 130 1 0.5 \
-		$((warm * 1000)) '[1]' --levels 1,2,3 -t 0.5 -w "$warm"
+	START=--block-signal=INT interrupt_at blocked-by-parent INT 130 0 0.5 \
+		$((warm * 1000)) '[]' --levels 2,3 -t 0.5 -w "$warm"
 else
 	not_checked "env has no --block-signal (coreutils 8.31): SIGINT blocked by the parent"
 fi
