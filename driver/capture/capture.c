@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <cjson/cJSON.h>
+
 #include "driver/capture/capture.h"
 #include "driver/base/process.h"
 #include "driver/base/util.h"
@@ -56,6 +58,27 @@ int capture_output_file(struct level_capture *c, const char *what,
 		capture_error(c, "%s: cannot create %s: %s", what, path,
 			      strerror(errno));
 	return fd;
+}
+
+cJSON *capture_result_object(struct level_capture *c,
+			     struct level_result *level, const char *key)
+{
+	cJSON *o;
+
+	if (!level->capture_keys)
+		level->capture_keys = cJSON_CreateObject();
+	if (!level->capture_keys) {
+		capture_error(c, "%s: out of memory", key);
+		return NULL;
+	}
+	if (cJSON_HasObjectItem(level->capture_keys, key)) {
+		capture_error(c, "%s: written twice in one level", key);
+		return NULL;
+	}
+	o = cJSON_AddObjectToObject(level->capture_keys, key);
+	if (!o)
+		capture_error(c, "%s: out of memory", key);
+	return o;
 }
 
 int capture_check(const struct run_params *p, struct capture_run **run,
