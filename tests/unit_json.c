@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "driver/base/params.h"
+#include "driver/capture/capture.h"
 #include "driver/cli/options.h"
 #include "driver/output/result_write.h"
 #include "driver/measure/result.h"
@@ -598,6 +599,54 @@ static void test_lock_profile(void)
 	run_result_free(&r);
 }
 
+/* A level whose capture wrote keys of its own (capture_result_object()),
+ * ok or failed: they come last, as they are; a key written twice fails
+ * the level's capture, and the level frees them (ASan's leak check). */
+static void add_capture_keys_level(struct run_result *r, unsigned int users,
+				   enum level_status status)
+{
+	struct level_result l = {
+		.users = users, .status = status, .window_s = 10,
+		.hook_ran = true,
+	};
+	struct level_capture c = { 0 };
+	cJSON *o = capture_result_object(&c, &l, "demo_capture");
+
+	CHECK(o != NULL);
+	CHECK(cJSON_AddNumberToObject(o, "users_seen", users) != NULL);
+	CHECK(cJSON_AddStringToObject(o, "note", "as written") != NULL);
+	CHECK_STR_EQ(c.error, "");
+	CHECK(capture_result_object(&c, &l, "demo_capture") == NULL);
+	CHECK_STR_EQ(c.error, "demo_capture: written twice in one level");
+	add_level(r, &l);
+	CHECK(l.capture_keys == NULL);	/* the run's copy owns them */
+}
+
+static void test_capture_keys(void)
+{
+	struct run_result r;
+	const cJSON *l, *last;
+	cJSON *root;
+
+	if (!build_run(&r))
+		return;
+	run_result_free(&r);
+	add_capture_keys_level(&r, 2, LEVEL_OK);
+	add_capture_keys_level(&r, 4, LEVEL_FAILED);
+	root = round_trip(&r);
+	for (int i = 0; i < 2; i++) {
+		l = item(root, "levels", i);
+		CHECK_JSON_NUM(l, "demo_capture.users_seen", 2 << i);
+		CHECK_JSON_STR(l, "demo_capture.note", "as written");
+		CHECK(get(l, "hook.command") != NULL);
+		last = l ? cJSON_GetArrayItem(l, cJSON_GetArraySize(l) - 1)
+			 : NULL;
+		CHECK(last && !strcmp(last->string, "demo_capture"));
+	}
+	cJSON_Delete(root);
+	run_result_free(&r);
+}
+
 /* No level ok (or none at all): no peak to report. */
 static void test_summary_no_peak(void)
 {
@@ -858,6 +907,7 @@ int main(void)
 	RUN_TEST(test_summary_peak);
 	RUN_TEST(test_summary_no_peak);
 	RUN_TEST(test_lock_profile);
+	RUN_TEST(test_capture_keys);
 	RUN_TEST(test_write);
 	RUN_TEST(test_write_missing_dir);
 	RUN_TEST(test_write_rename_fails);

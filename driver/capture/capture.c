@@ -1,4 +1,4 @@
-/* driver/capture/capture.c: a level's captures in its steady state, in the order of one table: the CPU profile (cpu_profile.c), the lock profile (lock_profile.c) and the user's hook (hook.c). */
+/* driver/capture/capture.c: a level's captures in its steady state, run in the order of one table, which capture_list.h lists. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,24 +6,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <cjson/cJSON.h>
+
 #include "driver/capture/capture.h"
-#include "driver/capture/cpu_profile.h"
-#include "driver/capture/hook.h"
-#include "driver/capture/lock_profile.h"
 #include "driver/base/process.h"
 #include "driver/base/util.h"
 
-/*
- * Every capture, in the order in which they are prepared and started.
- * The order is the rule for the profiles' slices of the window: the CPU
- * profile's comes first, from t0, the lock profile's after it. The hook
- * is last, so that it is ended first, as soon as its level is over:
- * write runs from the bottom of the table up.
- */
+/* Each capture's row, defined in its own file. */
+#define CAPTURE(name) extern const struct capture_ops name##_capture;
+#include "driver/capture/capture_list.h"
+#undef CAPTURE
+
+/* Every capture, in capture_list.h's order (which says why it matters). */
 static const struct capture_ops *const captures[] = {
-	&cpu_profile_capture,
-	&lock_profile_capture,
-	&hook_capture,
+#define CAPTURE(name) &name##_capture,
+#include "driver/capture/capture_list.h"
+#undef CAPTURE
 };
 
 #define N_CAPTURES (sizeof(captures) / sizeof(captures[0]))
@@ -60,6 +58,27 @@ int capture_output_file(struct level_capture *c, const char *what,
 		capture_error(c, "%s: cannot create %s: %s", what, path,
 			      strerror(errno));
 	return fd;
+}
+
+cJSON *capture_result_object(struct level_capture *c,
+			     struct level_result *level, const char *key)
+{
+	cJSON *o;
+
+	if (!level->capture_keys)
+		level->capture_keys = cJSON_CreateObject();
+	if (!level->capture_keys) {
+		capture_error(c, "%s: out of memory", key);
+		return NULL;
+	}
+	if (cJSON_HasObjectItem(level->capture_keys, key)) {
+		capture_error(c, "%s: written twice in one level", key);
+		return NULL;
+	}
+	o = cJSON_AddObjectToObject(level->capture_keys, key);
+	if (!o)
+		capture_error(c, "%s: out of memory", key);
+	return o;
 }
 
 int capture_check(const struct run_params *p, struct capture_run **run,

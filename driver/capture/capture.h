@@ -71,7 +71,8 @@ struct capture_ops {
 	 * only for a window that reached t1. */
 	void (*stop)(struct level_capture *c, void *st);
 	/* After the users parked and the level's status is settled: ends
-	 * what runs and reads the results into level. */
+	 * what runs and reads the results into level; a capture's own
+	 * result.json keys go into capture_result_object(). */
 	void (*write)(struct level_capture *c, void *st,
 		      struct level_result *level);
 	/* Instead of write (or after it, when a signal came during it):
@@ -94,6 +95,18 @@ void capture_error(struct level_capture *c, const char *fmt, ...)
  * records "WHAT: cannot create PATH: ERROR" and returns -1. */
 int capture_output_file(struct level_capture *c, const char *what,
 			const char *name, bool append, char *path, size_t len);
+
+/*
+ * For a capture's write: a new empty object under `key` among the
+ * level's capture keys (level->capture_keys, made when first needed),
+ * for the capture to fill. result.json gets it as it is, as the level's
+ * key `key`: a name of the capture's own, in results/SCHEMA.md, that no
+ * other key of a level has. NULL when key is taken already or memory is
+ * short, recorded with capture_error() (the level fails).
+ */
+struct cJSON *capture_result_object(struct level_capture *c,
+				    struct level_result *level,
+				    const char *key);
 
 /*
  * Once before the first level, when capture_wanted(): each capture asked

@@ -442,6 +442,16 @@ static void cpu_profile_abort(struct level_capture *lc, void *st)
 	c->params = NULL;
 }
 
+/*
+ * --cpu-profile. check proves, once before the first level, that perf is
+ * here, may sample the whole machine, and prints a report cpu_report.c
+ * reads (a 0.1 s profile in a temporary directory). At the gate `perf
+ * record -a -e cpu-clock` starts with its sampling off and is waited for;
+ * at t0 sampling goes on, and off again --cpu-profile-seconds later (a
+ * timer process does that). After the users parked perf is stopped and,
+ * when the level is ok so far, its report read into the level's
+ * cpu_prof.
+ */
 const struct capture_ops cpu_profile_capture = {
 	.name = "cpu-profile",
 	.level_size = sizeof(struct cpu_capture),

@@ -1,4 +1,4 @@
-/* driver/capture/cpu_profile.h: --cpu-profile, where the CPUs' time goes in each level: perf record and its report. */
+/* driver/capture/cpu_profile.h: what --cpu-profile's rules are for the code around it: its sampling rate and when a level is disturbed. */
 #ifndef AIMSWEEP_CPU_PROFILE_H
 #define AIMSWEEP_CPU_PROFILE_H
 
@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "driver/capture/capture.h"
 #include "driver/measure/result.h"
 
 /*
@@ -25,18 +24,6 @@
 /* Above this share of the window's CPU time taken by perf record itself,
  * a level is marked disturbed. */
 #define CPU_PROFILE_DISTURB_PCT 2.0
-
-/*
- * --cpu-profile. check proves, once before the first level, that perf is
- * here, may sample the whole machine, and prints a report this parser
- * reads (a 0.1 s profile in a temporary directory). At the gate `perf
- * record -a -e cpu-clock` starts with its sampling off and is waited for;
- * at t0 sampling goes on, and off again --cpu-profile-seconds later (a
- * timer process does that). After the users parked perf is stopped and,
- * when the level is ok so far, its report read into the level's
- * cpu_prof.
- */
-extern const struct capture_ops cpu_profile_capture;
 
 /* The rule that marks a level disturbed: perf lost samples, or perf
  * record took more than CPU_PROFILE_DISTURB_PCT of the window's CPU. */

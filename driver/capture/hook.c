@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "driver/capture/capture.h"
-#include "driver/capture/hook.h"
 #include "driver/base/process.h"
 #include "driver/base/util.h"
 
@@ -202,6 +201,14 @@ static void hook_abort(struct level_capture *c, void *st)
 	process_end_group(&h->pid, SIGTERM, HOOK_ABORT_GRACE_S);
 }
 
+/*
+ * --hook. At t0: starts `/bin/sh -c HOOK` with the level in its
+ * environment (AIMSWEEP_USERS, AIMSWEEP_LEVEL, AIMSWEEP_RUNTIME,
+ * AIMSWEEP_LEVEL_DIR) and its output appended to the level's hook.out. At
+ * the level's end it is ended if it still runs (SIGTERM, then SIGKILL),
+ * and how it ended is recorded in the level, with a warning when it
+ * failed by itself.
+ */
 const struct capture_ops hook_capture = {
 	.name = "hook",
 	.level_size = sizeof(struct hook_level),

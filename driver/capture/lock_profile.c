@@ -6,11 +6,17 @@
 
 #include "driver/capture/ksyms.h"
 #include "driver/capture/lock_bpf.h"
-#include "driver/capture/lock_profile.h"
+#include "driver/capture/capture.h"
 #include "driver/capture/perf_lock.h"
 #include "driver/base/util.h"
 
 #define KALLSYMS "/proc/kallsyms"
+
+/* Test hook: AIMSWEEP_TEST_LOCK_BPF=unavailable makes the collector fail
+ * to load as on a kernel without the tracepoints, so that the fallback
+ * can be tested; =keys:N gives its sums room for N keys only, so that
+ * lost events can be. Not for benchmarking. */
+#define LOCK_BPF_TEST_ENV "AIMSWEEP_TEST_LOCK_BPF"
 
 /* Room in the collector's task map beyond the users: every other task of
  * the machine may wait on a lock at the same time as they do. The map is
@@ -43,7 +49,7 @@ static bool lock_profile_wanted(const struct run_params *p)
 	return p->lock_profile;
 }
 
-/* The test hook's word (lock_profile.h), or NULL. */
+/* The test hook's word (LOCK_BPF_TEST_ENV), or NULL. */
 static const char *test_hook(const char *word)
 {
 	const char *v = getenv(LOCK_BPF_TEST_ENV);
@@ -285,6 +291,24 @@ static void lock_profile_abort(struct level_capture *c, void *st)
 	}
 }
 
+/*
+ * --lock-profile. check chooses the method once, before the first level,
+ * and says which on standard error:
+ *
+ *   --lock-method auto   the in-kernel collector where it loads, else
+ *                        perf lock record, with why in each level
+ *   --lock-method bpf    the in-kernel collector, or the run is refused
+ *   --lock-method perf   perf lock record
+ *
+ * Without the privilege to load the collector (root, or CAP_BPF with
+ * CAP_PERFMON), the run is refused whatever the method: perf lock
+ * record needs as much.
+ *
+ * The collector covers the whole window of every level unless
+ * --lock-profile-seconds asks for less, from t0; perf lock record covers
+ * --lock-profile-seconds (1 s when not given) after the CPU profile's
+ * slice.
+ */
 const struct capture_ops lock_profile_capture = {
 	.name = "lock-profile",
 	.level_size = sizeof(struct lock_level),

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "driver/measure/result.h"
 
-/* Drops the level's arrays without freeing them: their owner is now
- * another copy of it. */
-static void level_forget_arrays(struct level_result *level)
+void level_result_forget(struct level_result *level)
 {
 	level->jobs = NULL;
 	level->n_jobs = 0;
@@ -20,6 +20,7 @@ static void level_forget_arrays(struct level_result *level)
 	level->n_locks = 0;
 	level->cpu_prof.symbols = NULL;
 	level->cpu_prof.n_symbols = 0;
+	level->capture_keys = NULL;
 }
 
 int result_add_level(struct run_result *r, struct level_result *level)
@@ -34,7 +35,7 @@ int result_add_level(struct run_result *r, struct level_result *level)
 		r->cap_levels = cap;
 	}
 	r->levels[r->n_levels++] = *level;
-	level_forget_arrays(level);
+	level_result_forget(level);
 	return 0;
 }
 
@@ -53,7 +54,8 @@ void level_result_free(struct level_result *level)
 	free(level->repeat_job_ops);
 	lock_entries_free(level->locks, level->n_locks);
 	free(level->cpu_prof.symbols);
-	level_forget_arrays(level);
+	cJSON_Delete(level->capture_keys);
+	level_result_forget(level);
 }
 
 void run_result_free(struct run_result *r)

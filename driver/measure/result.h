@@ -146,6 +146,8 @@ struct cpu_profile {
 	bool disturbed;		/* see cpu_profile_disturbed() */
 };
 
+struct cJSON;
+
 struct level_result {
 	unsigned int users;
 	enum level_status status;
@@ -205,6 +207,14 @@ struct level_result {
 	int hook_status;
 	int hook_signal;
 	char hook_dir[PATH_MAX];
+	/*
+	 * The keys a capture writes itself (capture_result_object()), each
+	 * under a name of its own: result.json gets them as they are,
+	 * after the keys above, with no knowledge of the capture. The
+	 * level owns the object; NULL when no capture wrote one. Not read
+	 * back from result.json.
+	 */
+	struct cJSON *capture_keys;
 };
 
 struct interval_sample {
@@ -219,8 +229,6 @@ enum run_status {
 	RUN_FAILED,		/* finished, but a level failed */
 	RUN_INTERRUPTED,	/* a signal ended it; see interrupted_by */
 };
-
-struct cJSON;
 
 struct run_result {
 	struct host_info host;
@@ -238,9 +246,12 @@ struct run_result {
 	size_t cap_levels;
 };
 
-/* Appends a copy of `level` (taking over its jobs array); 0, or -1 with
- * errno. */
+/* Appends a copy of `level` (taking over its arrays and capture keys); 0,
+ * or -1 with errno. */
 int result_add_level(struct run_result *r, struct level_result *level);
+/* Drops the level's arrays and capture keys without freeing them, for a
+ * level whose copy owns them now. */
+void level_result_forget(struct level_result *level);
 void level_result_free(struct level_result *level);
 void run_result_free(struct run_result *r);
 const char *run_status_name(enum run_status s);

@@ -365,7 +365,25 @@ static void add_lock_info(struct builder *b, cJSON *o,
 	add_num(b, lp, "stacks_unknown", (double)li->stacks_unknown);
 }
 
-/* --lock-profile and --hook: what the level's capture found. */
+/* The keys captures wrote themselves, copied as they are, in the order
+ * they were written. */
+static void add_capture_keys(struct builder *b, cJSON *o,
+			     const struct level_result *l)
+{
+	const cJSON *key;
+
+	cJSON_ArrayForEach(key, l->capture_keys) {
+		cJSON *copy = cJSON_Duplicate(key, true);
+
+		if (!copy || !cJSON_AddItemToObject(o, key->string, copy)) {
+			cJSON_Delete(copy);
+			b->failed = 1;
+		}
+	}
+}
+
+/* --lock-profile and --hook, and the keys of the captures that write
+ * their own: what the level's captures found. */
 static void add_capture(struct builder *b, cJSON *o,
 			const struct level_result *l,
 			const struct run_params *p)
@@ -409,6 +427,7 @@ static void add_capture(struct builder *b, cJSON *o,
 		}
 		add_str(b, h, "output_dir", l->hook_dir);
 	}
+	add_capture_keys(b, o, l);
 }
 
 static void add_level(struct builder *b, cJSON *levels,

@@ -191,12 +191,8 @@ static void rounds_free(struct sweep *s, struct rounds *rd)
 		for (unsigned int k = 0; k < rd->done[i]; k++) {
 			struct level_result *run = &rd->runs[i * n + k];
 
-			if (i < s->result.n_levels && k == rd->shown[i]) {
-				run->jobs = NULL;
-				run->intervals = NULL;
-				run->locks = NULL;
-				run->cpu_prof.symbols = NULL;
-			}
+			if (i < s->result.n_levels && k == rd->shown[i])
+				level_result_forget(run);
 			level_result_free(run);
 		}
 	}
