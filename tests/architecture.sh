@@ -1,4 +1,4 @@
-# tests/architecture.sh: docs/architecture.md names every source file and no missing one, the driver's folders form layers, and no file or function outgrows the limits a newcomer can read.
+# tests/architecture.sh: docs/architecture.md names every source file and no missing one, the driver's folders form layers, every capture is listed, and no file or function outgrows the limits a newcomer can read.
 . "$(dirname "$0")/lib.sh"
 
 src=$AIMSWEEP_SRCDIR
@@ -136,6 +136,20 @@ nm --defined-only "$users_bin" | awk '{ print $3 }' | sort -u \
 linked=$(comm -12 "$test_dir/output_syms" "$test_dir/users_syms" | head -n 5)
 [ -z "$linked" ] ||
 	problem "aimsweep-users links the output stage: $(echo $linked)"
+
+# 6. Every capture is run: a capture_ops row that driver/capture/NAME.c
+# defines as NAME_capture is listed in capture_list.h, unless another
+# capture runs it as its steps (perf_lock for lock_profile). A row left
+# out builds without a warning and its option does nothing.
+for f in $(cd "$src" && ls driver/capture/*.c); do
+	for row in $(sed -n 's/^const struct capture_ops \([a-z_0-9]*\)_capture = {.*/\1/p' \
+		"$src/$f"); do
+		grep -qx "CAPTURE($row)" "$src/driver/capture/capture_list.h" && continue
+		grep -lw "${row}_capture" "$src"/driver/capture/*.c |
+			grep -qv "^$src/$f\$" && continue
+		problem "$f defines ${row}_capture, which capture_list.h does not list and no capture runs"
+	done
+done
 
 [ -z "$problems" ] || fail "the tree does not keep its architecture:$problems"
 echo "ok: $(echo "$sources" | wc -l) files named, layered, within size"
