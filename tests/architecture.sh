@@ -1,4 +1,4 @@
-# tests/architecture.sh: docs/architecture.md names every source file and no missing one, the driver's folders form layers, every capture is listed, and no file or function outgrows the limits a newcomer can read.
+# tests/architecture.sh: docs/architecture.md names every source file and no missing one, the driver's folders form layers, every capture and job is listed, and no file or function outgrows the limits a newcomer can read.
 . "$(dirname "$0")/lib.sh"
 
 src=$AIMSWEEP_SRCDIR
@@ -150,6 +150,22 @@ for f in $(cd "$src" && ls driver/capture/*.c); do
 		problem "$f defines ${row}_capture, which capture_list.h does not list and no capture runs"
 	done
 done
+
+# 7. Every job is in the table: a job row (a `const struct job job_ID`,
+# written out or made by a macro) that an object of jobs/ defines is
+# listed as JOB(ID) in job_list.h. A row left out builds without a
+# warning, and the job is then unknown.
+objs=$(ls "$builddir"/jobs/*.o 2>/dev/null)
+[ -n "$objs" ] || fail "no objects of jobs/ in $builddir"
+nm --defined-only $objs | awk '$2 ~ /^[RD]$/ && $3 ~ /^job_/ &&
+	$3 != "job_table" && $3 != "job_table_len" { print $3 }' |
+	sort -u >"$test_dir/job_rows"
+[ -s "$test_dir/job_rows" ] || fail "no job rows found in $objs"
+sed -n 's/^JOB(\([a-z_0-9]*\))$/job_\1/p' "$src/jobs/job_list.h" | sort -u \
+	>"$test_dir/job_list"
+unlisted=$(comm -23 "$test_dir/job_rows" "$test_dir/job_list")
+[ -z "$unlisted" ] ||
+	problem "job rows not listed in jobs/job_list.h: $(echo $unlisted)"
 
 [ -z "$problems" ] || fail "the tree does not keep its architecture:$problems"
 echo "ok: $(echo "$sources" | wc -l) files named, layered, within size"
