@@ -41,7 +41,9 @@ refused "unknown command 'frob'" frob
 # The other subcommands parse from their option tables too: a bad value
 # names the option, a bad option points at the command's --help.
 refused "report: -f/--format: unknown format 'xml'" report -f xml "$wf"
-refused "compare: --noise: 'x' is not a percentage" compare --noise x "$wf" "$wf"
+refused "compare: --noise: 'x' is not a percentage from 0 to 100" compare --noise x "$wf" "$wf"
+refused "compare: --fail-above: '100.5' is not a percentage from 0 to 100" \
+	compare --fail-above 100.5 "$wf" "$wf"
 refused "plot: unknown option -z (aimsweep plot --help)" plot -z "$wf"
 refused "list: unknown option --verbose=1" list --verbose=1
 refused "Usage: aimsweep" 

@@ -1,6 +1,9 @@
 /* driver/base/args.c: the getopt loop and option tables of subcommands. */
+#include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "driver/base/args.h"
@@ -99,6 +102,31 @@ static void option_label(const struct args_option *o, char *buf, size_t len)
 		snprintf(buf, len, "--%s", o->name);
 }
 
+/* A row with a what: arg, in decimal, from the row's min to its max.
+ * Only digits, a point, signs and an exponent: strtod() would also take
+ * "0x10", "inf" and "nan". */
+static bool parse_number(const struct args_option *o, const char *arg,
+			 void *field, char *why, size_t len)
+{
+	const char *allowed = o->whole ? "0123456789" : "0123456789.eE+-";
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!*arg || strspn(arg, allowed) != strlen(arg) || *end || errno ||
+	    !isfinite(v) || v < o->min || v > o->max) {
+		snprintf(why, len, "'%s' is not %s from %g to %g", arg,
+			 o->what, o->min, o->max);
+		return false;
+	}
+	if (o->whole)
+		*(unsigned int *)field = (unsigned int)v;
+	else
+		*(double *)field = v;
+	return true;
+}
+
 /* arg into the row's field of opts; false after a message. */
 static bool set_option(const struct args *a, const struct args_option *o,
 		       const char *arg, void *opts)
@@ -106,14 +134,15 @@ static bool set_option(const struct args *a, const struct args_option *o,
 	void *field = (char *)opts + o->offset;
 	char why[512], label[64];
 
-	if (!o->parse) {
+	if (!o->parse && !o->what) {
 		if (o->metavar)
 			*(const char **)field = arg;
 		else
 			*(bool *)field = true;
 		return true;
 	}
-	if (o->parse(arg, field, why, sizeof(why)))
+	if (o->parse ? o->parse(arg, field, why, sizeof(why)) :
+		       parse_number(o, arg, field, why, sizeof(why)))
 		return true;
 	option_label(o, label, sizeof(label));
 	msg_error("%s%s%s: %s", a->prefixed ? a->cmd : "",
@@ -196,7 +225,12 @@ static void option_help(FILE *f, const struct args_option *o, int width)
 		bool last = !line[n] || !line[n + 1];
 
 		fprintf(f, "  %-*s  %.*s", width, left, n, line);
-		if (last && o->def)
+		if (last && o->what && o->def)
+			fprintf(f, " (%g to %g; default: %s)", o->min, o->max,
+				o->def);
+		else if (last && o->what)
+			fprintf(f, " (%g to %g)", o->min, o->max);
+		else if (last && o->def)
 			fprintf(f, " (default: %s)", o->def);
 		fputc('\n', f);
 		left[0] = '\0';

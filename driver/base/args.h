@@ -57,9 +57,16 @@ struct args_option {
 	const char *help;	/* lines end in \n; the default is added */
 	size_t offset;		/* its field in the command's options struct */
 	/* Stores arg into the field; false with why ("'x' is not ..."),
-	 * without the option's name. NULL: a flag sets a bool, a value
-	 * a const char *. */
+	 * without the option's name. NULL: a flag sets a bool; a value
+	 * a const char *, or a number when the row has a what. */
 	bool (*parse)(const char *arg, void *field, char *why, size_t len);
+	/* A number, in decimal, from min to max: what names it in the
+	 * message for a bad value ("'x' is not WHAT from MIN to MAX"), and
+	 * the help shows the range. The field is a double, or an unsigned
+	 * int when whole. */
+	const char *what;
+	double min, max;
+	bool whole;
 };
 
 #define ARGS_FIELD(type, field) .offset = offsetof(type, field)

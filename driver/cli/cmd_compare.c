@@ -18,26 +18,6 @@ struct compare_opts {
 	double noise_pct;
 };
 
-static bool parse_percent(const char *arg, void *field, char *why,
-			  size_t len)
-{
-	char *end;
-	double v;
-
-	/* Decimal only: strtod() would also take "0x10", "inf" and "nan". */
-	if (strspn(arg, "0123456789.eE+-") != strlen(arg))
-		goto bad;
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end || errno || !isfinite(v) || v < 0)
-		goto bad;
-	*(double *)field = v;
-	return true;
-bad:
-	snprintf(why, len, "'%s' is not a percentage (a number >= 0)", arg);
-	return false;
-}
-
 static const struct args_option compare_options[] = {
 	{ .name = "fail-above", .metavar = "PCT",
 	  .help = "exit 1 when a level's jobs/min dropped by more\n"
@@ -47,13 +27,13 @@ static const struct args_option compare_options[] = {
 		  "shorter) counts as a drop; levels only in B\n"
 		  "and the jobs' rows do not count\n",
 	  ARGS_FIELD(struct compare_opts, fail_above_pct),
-	  .parse = parse_percent },
+	  .what = "a percentage", .min = 0, .max = 100 },
 	{ .name = "noise", .metavar = "PCT",
 	  .def = STRINGIFY(COMPARE_NOISE_PCT),
 	  .help = "the smallest change called significant;\n"
 		  "lower it on a quiet machine\n",
 	  ARGS_FIELD(struct compare_opts, noise_pct),
-	  .parse = parse_percent },
+	  .what = "a percentage", .min = 0, .max = 100 },
 	{ NULL },
 };
 
