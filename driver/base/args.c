@@ -108,7 +108,7 @@ static void option_label(const struct args_option *o, char *buf, size_t len)
 static bool parse_number(const struct args_option *o, const char *arg,
 			 void *field, char *why, size_t len)
 {
-	const char *allowed = o->whole ? "0123456789" : "0123456789.eE+-";
+	const char *allowed = "0123456789.eE+-";
 	char *end;
 	double v;
 
@@ -120,10 +120,7 @@ static bool parse_number(const struct args_option *o, const char *arg,
 			 o->what, o->min, o->max);
 		return false;
 	}
-	if (o->whole)
-		*(unsigned int *)field = (unsigned int)v;
-	else
-		*(double *)field = v;
+	*(double *)field = v;
 	return true;
 }
 

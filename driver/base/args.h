@@ -60,13 +60,11 @@ struct args_option {
 	 * without the option's name. NULL: a flag sets a bool; a value
 	 * a const char *, or a number when the row has a what. */
 	bool (*parse)(const char *arg, void *field, char *why, size_t len);
-	/* A number, in decimal, from min to max: what names it in the
-	 * message for a bad value ("'x' is not WHAT from MIN to MAX"), and
-	 * the help shows the range. The field is a double, or an unsigned
-	 * int when whole. */
+	/* A number, in decimal, from min to max, into a double field:
+	 * what names it in the message for a bad value ("'x' is not WHAT
+	 * from MIN to MAX"), and the help shows the range. */
 	const char *what;
 	double min, max;
-	bool whole;
 };
 
 #define ARGS_FIELD(type, field) .offset = offsetof(type, field)
