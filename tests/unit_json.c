@@ -647,6 +647,27 @@ static void test_capture_keys(void)
 	run_result_free(&r);
 }
 
+/* A capture's key that the level already has (here "hook") is not
+ * written as a second "hook": the document is not made at all. */
+static void test_capture_key_clash(void)
+{
+	struct level_result l = {
+		.users = 2, .status = LEVEL_OK, .window_s = 10,
+		.hook_ran = true,
+	};
+	struct run_params p = { .hook_cmd = "true" };
+	struct level_capture c = { 0 };
+	cJSON *o = capture_result_object(&c, &l, "hook");
+
+	CHECK(o != NULL);
+	CHECK(level_to_json(&l, &p) == NULL);
+	l.hook_ran = false;	/* no fixed "hook" now: the key is written */
+	o = level_to_json(&l, &p);
+	CHECK(o && cJSON_IsObject(cJSON_GetObjectItem(o, "hook")));
+	cJSON_Delete(o);
+	level_result_free(&l);
+}
+
 /* No level ok (or none at all): no peak to report. */
 static void test_summary_no_peak(void)
 {
@@ -908,6 +929,7 @@ int main(void)
 	RUN_TEST(test_summary_no_peak);
 	RUN_TEST(test_lock_profile);
 	RUN_TEST(test_capture_keys);
+	RUN_TEST(test_capture_key_clash);
 	RUN_TEST(test_write);
 	RUN_TEST(test_write_missing_dir);
 	RUN_TEST(test_write_rename_fails);

@@ -366,14 +366,21 @@ static void add_lock_info(struct builder *b, cJSON *o,
 }
 
 /* The keys captures wrote themselves, copied as they are, in the order
- * they were written. */
+ * they were written. One the level already has (a capture that named
+ * its key after a fixed one) fails the write rather than repeat a key. */
 static void add_capture_keys(struct builder *b, cJSON *o,
 			     const struct level_result *l)
 {
 	const cJSON *key;
 
 	cJSON_ArrayForEach(key, l->capture_keys) {
-		cJSON *copy = cJSON_Duplicate(key, true);
+		cJSON *copy;
+
+		if (cJSON_HasObjectItem(o, key->string)) {
+			b->failed = 1;
+			continue;
+		}
+		copy = cJSON_Duplicate(key, true);
 
 		if (!copy || !cJSON_AddItemToObject(o, key->string, copy)) {
 			cJSON_Delete(copy);
