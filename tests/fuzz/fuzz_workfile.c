@@ -15,8 +15,10 @@ static void check_mix(const struct mix *mix)
 	for (size_t i = 0; i < mix->n_entries; i++) {
 		const struct mix_entry *e = &mix->entries[i];
 
+		/* A line's weight is at most WORKFILE_MAX_WEIGHT, but lines
+		 * naming one job add up, to the total's limit. */
 		if (!e->job || !e->job->name || !e->weight ||
-		    e->weight > WORKFILE_MAX_WEIGHT || !e->line)
+		    e->weight > WORKFILE_MAX_TOTAL_WEIGHT || !e->line)
 			abort();
 		/* Lines naming the same job are merged into one entry. */
 		for (size_t j = 0; j < i; j++)
