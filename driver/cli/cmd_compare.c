@@ -1,10 +1,5 @@
 /* driver/cli/cmd_compare.c: `aimsweep compare`: its options, command line. */
-#include <errno.h>
-#include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "driver/base/args.h"
 #include "driver/base/util.h"
