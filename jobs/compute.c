@@ -163,6 +163,9 @@ static int arith_init(const struct job_ctx *ctx, void **state, double x,
 	ARITH_OP(K, b, +=, 2 * x);					\
 	ARITH_OP(K, x, +=, a);						\
 } while (0)
+/* What the summary of an ADD_PAIRED_PASS job calls its operations. */
+#define PAIRED_ADDITIONS "additions (each two of one value made one, as " \
+	"reaim's gcc -O build makes them)"
 #define MUL_FP_PASS(K, x, a, b) XAB_PASS(K, *=, x, a, b)
 #define MUL_INT_PASS(K, x, a, b) ARITH_PASS(K, *=,			\
 	x, a,  a, b,  a, b,  b, a,  b, a,  x, b,			\
@@ -177,15 +180,6 @@ static int arith_init(const struct job_ctx *ctx, void **state, double x,
 	a, b,  b, a,  x, a,  x, b,  a, b,  b, a)
 
 #define ARITH_OPS_PER_PASS 12
-
-/* What a row's summary adds about its pass: PASS##_NOTE. */
-#define ADD_PASS_NOTE ""
-#define ADD_PAIRED_PASS_NOTE ", each two additions of one value made " \
-	"one, as reaim's gcc -O build makes them"
-#define MUL_FP_PASS_NOTE ""
-#define MUL_INT_PASS_NOTE ""
-#define DIV_FP_PASS_NOTE ""
-#define DIV_INT_PASS_NOTE ""
 
 /*
  * The row of a compute job that makes no syscalls: what its inner op is
@@ -243,14 +237,14 @@ _Static_assert((passes) % (chunk) == 0 &&				\
 									\
 COMPUTE_JOB(id, "Thousand " what, (passes) * ARITH_OPS_PER_PASS / 1000,	\
 	    STR(passes) " passes of 12 dependent " #T " " ops " from "	\
-	    #x0 ", " #a0 ", " #b0 PASS##_NOTE, dev, id##_init, id##_run)
+	    #x0 ", " #a0 ", " #b0, dev, id##_init, id##_run)
 
 ARITH_JOB(add_short, short, ADD_PAIRED_PASS, OPAQUE_INT, 0, 3, -3, 2000000,
-	  5000, "additions", "Short Integer Additions", NULL);
+	  5000, PAIRED_ADDITIONS, "Short Integer Additions", NULL);
 ARITH_JOB(add_int, int, ADD_PAIRED_PASS, OPAQUE_INT, 0, 3, -3, 5000000,
-	  5000, "additions", "Integer Additions", NULL);
+	  5000, PAIRED_ADDITIONS, "Integer Additions", NULL);
 ARITH_JOB(add_long, long, ADD_PAIRED_PASS, OPAQUE_INT, 0, 3, -3, 5000000,
-	  5000, "additions", "Long Integer Additions", NULL);
+	  5000, PAIRED_ADDITIONS, "Long Integer Additions", NULL);
 ARITH_JOB(add_float, float, ADD_PASS, OPAQUE_FP, 0, 3.5, -3.5, 1000000,
 	  5000, "additions", "Single Precision Additions", FLOAT_STORE);
 ARITH_JOB(add_double, double, ADD_PASS, OPAQUE_FP, 0, 3.14159, -3.14159,
